@@ -1,0 +1,188 @@
+/* ncz-codec.c: the codec interface
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "config.h"
+
+#include "ncz-core-private.h"
+
+/**
+ * NczCodec:
+ *
+ * A codec (an HDF5 filter paired with a Zarr codec). See #NczCodecInterface.
+ *
+ * Since: 1.0
+ */
+G_DEFINE_INTERFACE (NczCodec, ncz_codec, G_TYPE_OBJECT)
+
+static void
+ncz_codec_default_init (NczCodecInterface *iface)
+{
+}
+
+static gboolean
+codec_unsupported (NczCodec *self, const char *what, GError **error)
+{
+  g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED,
+               "codec '%s' cannot %s", ncz_codec_get_codec_id (self), what);
+  return FALSE;
+}
+
+/**
+ * ncz_codec_get_codec_id:
+ * @self: a codec
+ *
+ * Returns: the Zarr (numcodecs) codec id
+ * Since: 1.0
+ */
+const char *
+ncz_codec_get_codec_id (NczCodec *self)
+{
+  g_return_val_if_fail (NCZ_IS_CODEC (self), NULL);
+  return NCZ_CODEC_GET_IFACE (self)->get_codec_id (self);
+}
+
+/**
+ * ncz_codec_get_filter_id:
+ * @self: a codec
+ *
+ * Returns: the HDF5 filter id, 0 if none
+ * Since: 1.0
+ */
+guint
+ncz_codec_get_filter_id (NczCodec *self)
+{
+  NczCodecInterface *iface;
+  g_return_val_if_fail (NCZ_IS_CODEC (self), 0);
+  iface = NCZ_CODEC_GET_IFACE (self);
+  return iface->get_filter_id ? iface->get_filter_id (self) : 0;
+}
+
+/**
+ * ncz_codec_params_from_json:
+ * @self: a codec
+ * @json: the codec dict as JSON text
+ * @params: (out) (transfer full) (element-type guint): the visible parameters
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_codec_params_from_json (NczCodec *self, const char *json, GArray **params,
+                            GError **error)
+{
+  NczCodecInterface *iface;
+  g_return_val_if_fail (NCZ_IS_CODEC (self), FALSE);
+  g_return_val_if_fail (json != NULL && params != NULL, FALSE);
+  iface = NCZ_CODEC_GET_IFACE (self);
+  if (iface->params_from_json == NULL)
+    return codec_unsupported (self, "read codec JSON", error);
+  return iface->params_from_json (self, json, params, error);
+}
+
+/**
+ * ncz_codec_params_to_json:
+ * @self: a codec
+ * @params: (array length=n_params): visible parameters
+ * @n_params: number of parameters
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the codec dict as JSON text
+ * Since: 1.0
+ */
+char *
+ncz_codec_params_to_json (NczCodec *self, const guint *params, gsize n_params,
+                          GError **error)
+{
+  NczCodecInterface *iface;
+  g_return_val_if_fail (NCZ_IS_CODEC (self), NULL);
+  iface = NCZ_CODEC_GET_IFACE (self);
+  if (iface->params_to_json == NULL)
+    {
+      codec_unsupported (self, "write codec JSON", error);
+      return NULL;
+    }
+  return iface->params_to_json (self, params, n_params, error);
+}
+
+/**
+ * ncz_codec_modify_parameters:
+ * @self: a codec
+ * @variable: the variable the codec serves
+ * @visible: (element-type guint): visible parameters
+ * @working: (out) (transfer full) (element-type guint): working parameters
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_codec_modify_parameters (NczCodec *self, NczVariable *variable,
+                             GArray *visible, GArray **working, GError **error)
+{
+  NczCodecInterface *iface;
+  g_return_val_if_fail (NCZ_IS_CODEC (self), FALSE);
+  g_return_val_if_fail (visible != NULL && working != NULL, FALSE);
+  iface = NCZ_CODEC_GET_IFACE (self);
+  if (iface->modify_parameters == NULL)
+    {
+      *working = g_array_copy (visible);
+      return TRUE;
+    }
+  return iface->modify_parameters (self, variable, visible, working, error);
+}
+
+/**
+ * ncz_codec_encode:
+ * @self: a codec
+ * @working: (array length=n_working): working parameters
+ * @n_working: number of parameters
+ * @input: the data
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the encoded data
+ * Since: 1.0
+ */
+GBytes *
+ncz_codec_encode (NczCodec *self, const guint *working, gsize n_working,
+                  GBytes *input, GError **error)
+{
+  NczCodecInterface *iface;
+  g_return_val_if_fail (NCZ_IS_CODEC (self), NULL);
+  g_return_val_if_fail (input != NULL, NULL);
+  iface = NCZ_CODEC_GET_IFACE (self);
+  if (iface->encode == NULL)
+    {
+      codec_unsupported (self, "encode", error);
+      return NULL;
+    }
+  return iface->encode (self, working, n_working, input, error);
+}
+
+/**
+ * ncz_codec_decode:
+ * @self: a codec
+ * @working: (array length=n_working): working parameters
+ * @n_working: number of parameters
+ * @input: the encoded data
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the decoded data
+ * Since: 1.0
+ */
+GBytes *
+ncz_codec_decode (NczCodec *self, const guint *working, gsize n_working,
+                  GBytes *input, GError **error)
+{
+  NczCodecInterface *iface;
+  g_return_val_if_fail (NCZ_IS_CODEC (self), NULL);
+  g_return_val_if_fail (input != NULL, NULL);
+  iface = NCZ_CODEC_GET_IFACE (self);
+  if (iface->decode == NULL)
+    {
+      codec_unsupported (self, "decode", error);
+      return NULL;
+    }
+  return iface->decode (self, working, n_working, input, error);
+}

@@ -1,0 +1,450 @@
+/* ncz-dataset.c: datasets
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "config.h"
+
+#include "ncz-core-private.h"
+
+/**
+ * NczDataset:
+ *
+ * An open dataset: a URL, the storage driver and format backend serving
+ * it, and the root #NczGroup of its data model. Definitions and writes
+ * are kept in memory and in chunk objects; metadata is stored by
+ * ncz_dataset_sync() and ncz_dataset_close().
+ *
+ * Since: 1.0
+ */
+struct _NczDataset
+{
+  GObject parent_instance;
+  NczUrl *url;
+  NczStore *store;
+  NczFormat *format;
+  NczGroup *root;
+  gboolean writable;
+  gboolean loading;
+  gboolean closed;
+  GMutex lock;
+};
+
+G_DEFINE_FINAL_TYPE (NczDataset, ncz_dataset, G_TYPE_OBJECT)
+
+static void
+ncz_dataset_dispose (GObject *object)
+{
+  NczDataset *self = NCZ_DATASET (object);
+
+  if (!self->closed && self->format)
+    {
+      g_autoptr(GError) error = NULL;
+      if (!ncz_dataset_close (self, NULL, &error))
+        g_warning ("closing dataset '%s' failed: %s",
+                   self->url ? ncz_url_get_original (self->url) : "?", error->message);
+    }
+  g_clear_object (&self->root);
+  g_clear_object (&self->format);
+  g_clear_object (&self->store);
+  g_clear_object (&self->url);
+  G_OBJECT_CLASS (ncz_dataset_parent_class)->dispose (object);
+}
+
+static void
+ncz_dataset_finalize (GObject *object)
+{
+  g_mutex_clear (&NCZ_DATASET (object)->lock);
+  G_OBJECT_CLASS (ncz_dataset_parent_class)->finalize (object);
+}
+
+static void
+ncz_dataset_class_init (NczDatasetClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = ncz_dataset_dispose;
+  G_OBJECT_CLASS (klass)->finalize = ncz_dataset_finalize;
+}
+
+static void
+ncz_dataset_init (NczDataset *self)
+{
+  g_mutex_init (&self->lock);
+}
+
+void
+ncz_dataset_set_loading (NczDataset *self, gboolean loading)
+{
+  g_return_if_fail (NCZ_IS_DATASET (self));
+  self->loading = loading;
+}
+
+gboolean
+ncz_dataset_is_loading (NczDataset *self)
+{
+  g_return_val_if_fail (NCZ_IS_DATASET (self), FALSE);
+  return self->loading;
+}
+
+gboolean
+ncz_dataset_check_writable (NczDataset *self, GError **error)
+{
+  if (self->loading)
+    return TRUE;
+  if (self->closed)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED,
+                   "dataset '%s' is closed", ncz_url_get_original (self->url));
+      return FALSE;
+    }
+  if (!self->writable)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_READ_ONLY,
+                   "dataset '%s' is open read-only", ncz_url_get_original (self->url));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static NczDataset *
+dataset_new (NczUrl *url, NczStore *store, gboolean writable)
+{
+  NczDataset *self = g_object_new (NCZ_TYPE_DATASET, NULL);
+  self->url = g_object_ref (url);
+  self->store = store ? g_object_ref (store) : NULL;
+  self->writable = writable;
+  self->root = ncz_group_new_internal (self, NULL, "/");
+  return self;
+}
+
+static NczDataset *
+dataset_start (NczStore *store, NczUrl *url, gboolean create, gboolean writable,
+               GCancellable *cancellable, GError **error)
+{
+  NczRegistry *registry = ncz_registry_get_default ();
+  g_autoptr(NczDataset) self = NULL;
+  gboolean ok;
+
+  self = dataset_new (url, store, writable);
+  self->format = ncz_registry_new_format (registry, url, store, error);
+  if (self->format == NULL)
+    return NULL;
+  self->loading = TRUE;
+  ok = create ? ncz_format_create (self->format, self, cancellable, error)
+              : ncz_format_open (self->format, self, cancellable, error);
+  self->loading = FALSE;
+  if (!ok)
+    {
+      /* never write anything back for a dataset that failed to open */
+      self->closed = TRUE;
+      return NULL;
+    }
+  return g_steal_pointer (&self);
+}
+
+/**
+ * ncz_dataset_open_store:
+ * @store: the store holding the dataset
+ * @url: the dataset's URL (selects the format and mode)
+ * @flags: #NczOpenFlags
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Opens a dataset held in a store the caller made, for example an
+ * #NczMemoryStore.
+ *
+ * Returns: (transfer full): the dataset
+ * Since: 1.0
+ */
+NczDataset *
+ncz_dataset_open_store (NczStore *store, NczUrl *url, NczOpenFlags flags,
+                        GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (NCZ_IS_STORE (store), NULL);
+  g_return_val_if_fail (NCZ_IS_URL (url), NULL);
+  return dataset_start (store, url, FALSE, (flags & NCZ_OPEN_WRITE) != 0,
+                        cancellable, error);
+}
+
+/**
+ * ncz_dataset_create_in_store:
+ * @store: an empty store
+ * @url: the dataset's URL (selects the format and mode)
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): a new, writable dataset
+ * Since: 1.0
+ */
+NczDataset *
+ncz_dataset_create_in_store (NczStore *store, NczUrl *url,
+                             GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (NCZ_IS_STORE (store), NULL);
+  g_return_val_if_fail (NCZ_IS_URL (url), NULL);
+  return dataset_start (store, url, TRUE, TRUE, cancellable, error);
+}
+
+/**
+ * ncz_dataset_open:
+ * @url: a dataset URL or a plain path
+ * @flags: #NczOpenFlags
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Opens an existing dataset, loading its metadata.
+ *
+ * Returns: (transfer full): the dataset
+ * Since: 1.0
+ */
+NczDataset *
+ncz_dataset_open (const char *url, NczOpenFlags flags,
+                  GCancellable *cancellable, GError **error)
+{
+  g_autoptr(NczUrl) u = NULL;
+  g_autoptr(NczStore) store = NULL;
+  NczRegistry *registry = ncz_registry_get_default ();
+
+  g_return_val_if_fail (url != NULL, NULL);
+  u = ncz_url_parse (url, error);
+  if (u == NULL)
+    return NULL;
+  store = ncz_registry_open_store (registry, u,
+                                   (flags & NCZ_OPEN_WRITE) ? NCZ_STORE_WRITE : NCZ_STORE_READ,
+                                   cancellable, error);
+  if (store == NULL)
+    return NULL;
+  return dataset_start (store, u, FALSE, (flags & NCZ_OPEN_WRITE) != 0, cancellable, error);
+}
+
+static void
+open_thread (GTask *task, gpointer source, gpointer task_data,
+             GCancellable *cancellable)
+{
+  GError *error = NULL;
+  NczDataset *ds = ncz_dataset_open (task_data,
+                                     GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (task), "flags")),
+                                     cancellable, &error);
+  if (ds)
+    g_task_return_pointer (task, ds, g_object_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * ncz_dataset_open_async:
+ * @url: a dataset URL or a plain path
+ * @flags: #NczOpenFlags
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the dataset is open
+ * @user_data: data for @callback
+ *
+ * Opens a dataset in a worker thread; the main loop is never blocked.
+ *
+ * Since: 1.0
+ */
+void
+ncz_dataset_open_async (const char *url, NczOpenFlags flags,
+                        GCancellable *cancellable, GAsyncReadyCallback callback,
+                        gpointer user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (url != NULL);
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ncz_dataset_open_async);
+  g_task_set_task_data (task, g_strdup (url), g_free);
+  g_object_set_data (G_OBJECT (task), "flags", GUINT_TO_POINTER (flags));
+  g_task_run_in_thread (task, open_thread);
+}
+
+/**
+ * ncz_dataset_open_finish:
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the dataset
+ * Since: 1.0
+ */
+NczDataset *
+ncz_dataset_open_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == ncz_dataset_open_async, NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * ncz_dataset_create:
+ * @url: a dataset URL or a plain path
+ * @flags: #NczCreateFlags
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Creates a new dataset, replacing what was at @url unless
+ * %NCZ_CREATE_NO_CLOBBER is given.
+ *
+ * Returns: (transfer full): the dataset, writable
+ * Since: 1.0
+ */
+NczDataset *
+ncz_dataset_create (const char *url, NczCreateFlags flags,
+                    GCancellable *cancellable, GError **error)
+{
+  g_autoptr(NczUrl) u = NULL;
+  g_autoptr(NczStore) store = NULL;
+  NczRegistry *registry = ncz_registry_get_default ();
+
+  g_return_val_if_fail (url != NULL, NULL);
+  u = ncz_url_parse (url, error);
+  if (u == NULL)
+    return NULL;
+  if (flags & NCZ_CREATE_NO_CLOBBER)
+    {
+      g_autoptr(NczStore) existing = ncz_registry_open_store (registry, u, NCZ_STORE_READ,
+                                                              cancellable, NULL);
+      if (existing != NULL)
+        {
+          g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_EXISTS,
+                       "dataset '%s' already exists", url);
+          return NULL;
+        }
+    }
+  store = ncz_registry_open_store (registry, u, NCZ_STORE_CREATE | NCZ_STORE_WRITE,
+                                   cancellable, error);
+  if (store == NULL)
+    return NULL;
+  return dataset_start (store, u, TRUE, TRUE, cancellable, error);
+}
+
+/**
+ * ncz_dataset_get_root_group:
+ * @self: a dataset
+ *
+ * Returns: (transfer none): the root group
+ * Since: 1.0
+ */
+NczGroup *
+ncz_dataset_get_root_group (NczDataset *self)
+{
+  g_return_val_if_fail (NCZ_IS_DATASET (self), NULL);
+  return self->root;
+}
+
+/**
+ * ncz_dataset_get_url:
+ * @self: a dataset
+ *
+ * Returns: (transfer none): the URL
+ * Since: 1.0
+ */
+NczUrl *
+ncz_dataset_get_url (NczDataset *self)
+{
+  g_return_val_if_fail (NCZ_IS_DATASET (self), NULL);
+  return self->url;
+}
+
+/**
+ * ncz_dataset_get_store:
+ * @self: a dataset
+ *
+ * Returns: (transfer none) (nullable): the store, %NULL for formats that
+ *   do their own I/O
+ * Since: 1.0
+ */
+NczStore *
+ncz_dataset_get_store (NczDataset *self)
+{
+  g_return_val_if_fail (NCZ_IS_DATASET (self), NULL);
+  return self->store;
+}
+
+/**
+ * ncz_dataset_get_format:
+ * @self: a dataset
+ *
+ * Returns: (transfer none): the format backend
+ * Since: 1.0
+ */
+NczFormat *
+ncz_dataset_get_format (NczDataset *self)
+{
+  g_return_val_if_fail (NCZ_IS_DATASET (self), NULL);
+  return self->format;
+}
+
+/**
+ * ncz_dataset_is_writable:
+ * @self: a dataset
+ *
+ * Returns: whether the dataset accepts definitions and writes
+ * Since: 1.0
+ */
+gboolean
+ncz_dataset_is_writable (NczDataset *self)
+{
+  g_return_val_if_fail (NCZ_IS_DATASET (self), FALSE);
+  return self->writable && !self->closed;
+}
+
+/**
+ * ncz_dataset_sync:
+ * @self: a dataset
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Stores the metadata of a writable dataset. Nothing happens for a
+ * read-only one.
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_dataset_sync (NczDataset *self, GCancellable *cancellable, GError **error)
+{
+  gboolean ok;
+  g_return_val_if_fail (NCZ_IS_DATASET (self), FALSE);
+  if (self->closed)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED,
+                   "dataset '%s' is closed", ncz_url_get_original (self->url));
+      return FALSE;
+    }
+  if (!self->writable)
+    return TRUE;
+  g_mutex_lock (&self->lock);
+  ok = ncz_format_sync (self->format, self, cancellable, error);
+  g_mutex_unlock (&self->lock);
+  return ok;
+}
+
+/**
+ * ncz_dataset_close:
+ * @self: a dataset
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Stores the metadata of a writable dataset and releases the backend.
+ * Closing twice is harmless.
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_dataset_close (NczDataset *self, GCancellable *cancellable, GError **error)
+{
+  gboolean ok = TRUE;
+  g_return_val_if_fail (NCZ_IS_DATASET (self), FALSE);
+  if (self->closed)
+    return TRUE;
+  if (self->writable)
+    ok = ncz_dataset_sync (self, cancellable, error);
+  self->closed = TRUE;
+  if (self->format)
+    {
+      if (ok)
+        ok = ncz_format_close (self->format, self, cancellable, error);
+      else
+        ncz_format_close (self->format, self, cancellable, NULL);
+    }
+  return ok;
+}

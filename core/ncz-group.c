@@ -1,0 +1,580 @@
+/* ncz-group.c: groups
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ncz-core-private.h"
+
+/**
+ * NczGroup:
+ *
+ * A group holds dimensions, variables, attributes and subgroups, in the
+ * order they were defined. It is a #GListModel of its children: first
+ * its subgroups, then its variables, so a browser can bind a tree to it.
+ *
+ * Since: 1.0
+ */
+struct _NczGroup
+{
+  GObject parent_instance;
+  char *name;
+  NczGroup *parent;       /* weak */
+  NczDataset *dataset;    /* weak */
+  GPtrArray *dimensions;  /* NczDimension */
+  GPtrArray *variables;   /* NczVariable */
+  GPtrArray *groups;      /* NczGroup */
+  GPtrArray *attributes;  /* NczAttribute */
+};
+
+static void ncz_group_list_model_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (NczGroup, ncz_group, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
+                                                      ncz_group_list_model_init))
+
+static GType
+ncz_group_get_item_type (GListModel *model)
+{
+  return G_TYPE_OBJECT;
+}
+
+static guint
+ncz_group_get_n_items (GListModel *model)
+{
+  NczGroup *self = NCZ_GROUP (model);
+  return self->groups->len + self->variables->len;
+}
+
+static gpointer
+ncz_group_get_item (GListModel *model, guint position)
+{
+  NczGroup *self = NCZ_GROUP (model);
+  if (position < self->groups->len)
+    return g_object_ref (g_ptr_array_index (self->groups, position));
+  position -= self->groups->len;
+  if (position < self->variables->len)
+    return g_object_ref (g_ptr_array_index (self->variables, position));
+  return NULL;
+}
+
+static void
+ncz_group_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = ncz_group_get_item_type;
+  iface->get_n_items = ncz_group_get_n_items;
+  iface->get_item = ncz_group_get_item;
+}
+
+static void
+ncz_group_finalize (GObject *object)
+{
+  NczGroup *self = NCZ_GROUP (object);
+  if (self->parent)
+    g_object_remove_weak_pointer (G_OBJECT (self->parent), (gpointer *) &self->parent);
+  if (self->dataset)
+    g_object_remove_weak_pointer (G_OBJECT (self->dataset), (gpointer *) &self->dataset);
+  g_free (self->name);
+  g_ptr_array_unref (self->variables);
+  g_ptr_array_unref (self->groups);
+  g_ptr_array_unref (self->dimensions);
+  g_ptr_array_unref (self->attributes);
+  G_OBJECT_CLASS (ncz_group_parent_class)->finalize (object);
+}
+
+static void
+ncz_group_class_init (NczGroupClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ncz_group_finalize;
+}
+
+static void
+ncz_group_init (NczGroup *self)
+{
+  self->dimensions = g_ptr_array_new_with_free_func (g_object_unref);
+  self->variables = g_ptr_array_new_with_free_func (g_object_unref);
+  self->groups = g_ptr_array_new_with_free_func (g_object_unref);
+  self->attributes = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+NczGroup *
+ncz_group_new_internal (NczDataset *dataset, NczGroup *parent, const char *name)
+{
+  NczGroup *self = g_object_new (NCZ_TYPE_GROUP, NULL);
+  self->name = g_strdup (name);
+  self->dataset = dataset;
+  if (dataset)
+    g_object_add_weak_pointer (G_OBJECT (dataset), (gpointer *) &self->dataset);
+  self->parent = parent;
+  if (parent)
+    g_object_add_weak_pointer (G_OBJECT (parent), (gpointer *) &self->parent);
+  return self;
+}
+
+NczDataset *
+ncz_group_peek_dataset (NczGroup *self)
+{
+  return self->dataset;
+}
+
+/**
+ * ncz_group_get_name:
+ * @self: a group
+ *
+ * Returns: the name ("/" for the root group)
+ * Since: 1.0
+ */
+const char *
+ncz_group_get_name (NczGroup *self)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  return self->name;
+}
+
+/**
+ * ncz_group_get_full_name:
+ * @self: a group
+ *
+ * Returns: (transfer full): the fully qualified name, "/" for the root
+ *   group, "/a/b" for subgroup b of subgroup a
+ * Since: 1.0
+ */
+char *
+ncz_group_get_full_name (NczGroup *self)
+{
+  GPtrArray *parts;
+  char *result;
+
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  if (self->parent == NULL)
+    return g_strdup ("/");
+  parts = g_ptr_array_new ();
+  for (NczGroup *g = self; g && g->parent; g = g->parent)
+    g_ptr_array_insert (parts, 0, g->name);
+  g_ptr_array_insert (parts, 0, "");
+  g_ptr_array_add (parts, NULL);
+  result = g_strjoinv ("/", (char **) parts->pdata);
+  g_ptr_array_unref (parts);
+  return result;
+}
+
+/**
+ * ncz_group_get_parent:
+ * @self: a group
+ *
+ * Returns: (transfer none) (nullable): the parent group; %NULL for the root
+ * Since: 1.0
+ */
+NczGroup *
+ncz_group_get_parent (NczGroup *self)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  return self->parent;
+}
+
+/**
+ * ncz_group_get_dataset:
+ * @self: a group
+ *
+ * Returns: (transfer none) (nullable): the dataset, %NULL once it is gone
+ * Since: 1.0
+ */
+NczDataset *
+ncz_group_get_dataset (NczGroup *self)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  return self->dataset;
+}
+
+static GPtrArray *
+copy_container (GPtrArray *a)
+{
+  GPtrArray *out = g_ptr_array_new_full (a->len, g_object_unref);
+  for (guint i = 0; i < a->len; i++)
+    g_ptr_array_add (out, g_object_ref (g_ptr_array_index (a, i)));
+  return out;
+}
+
+/**
+ * ncz_group_get_dimensions:
+ * @self: a group
+ *
+ * Returns: (transfer container) (element-type NczDimension): the
+ *   dimensions defined in this group, in definition order
+ * Since: 1.0
+ */
+GPtrArray *
+ncz_group_get_dimensions (NczGroup *self)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  return copy_container (self->dimensions);
+}
+
+/**
+ * ncz_group_get_variables:
+ * @self: a group
+ *
+ * Returns: (transfer container) (element-type NczVariable): the
+ *   variables of this group, in definition order
+ * Since: 1.0
+ */
+GPtrArray *
+ncz_group_get_variables (NczGroup *self)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  return copy_container (self->variables);
+}
+
+/**
+ * ncz_group_get_groups:
+ * @self: a group
+ *
+ * Returns: (transfer container) (element-type NczGroup): the subgroups
+ * Since: 1.0
+ */
+GPtrArray *
+ncz_group_get_groups (NczGroup *self)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  return copy_container (self->groups);
+}
+
+/**
+ * ncz_group_get_dimension:
+ * @self: a group
+ * @name: a dimension name
+ *
+ * Returns: (transfer none) (nullable): the dimension @name defined in
+ *   this group
+ * Since: 1.0
+ */
+NczDimension *
+ncz_group_get_dimension (NczGroup *self, const char *name)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  for (guint i = 0; i < self->dimensions->len; i++)
+    {
+      NczDimension *d = g_ptr_array_index (self->dimensions, i);
+      if (strcmp (ncz_dimension_get_name (d), name) == 0)
+        return d;
+    }
+  return NULL;
+}
+
+/**
+ * ncz_group_lookup_dimension:
+ * @self: a group
+ * @name: a dimension name, or a fully qualified name such as "/sub/x"
+ *
+ * Finds a dimension visible from this group: defined here or in an
+ * enclosing group, or by its fully qualified name.
+ *
+ * Returns: (transfer none) (nullable): the dimension
+ * Since: 1.0
+ */
+NczDimension *
+ncz_group_lookup_dimension (NczGroup *self, const char *name)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  if (name[0] == '/')
+    {
+      NczGroup *g = self;
+      g_auto(GStrv) parts = NULL;
+      guint n;
+
+      while (g->parent)
+        g = g->parent;
+      parts = g_strsplit (name + 1, "/", -1);
+      n = g_strv_length (parts);
+      if (n == 0)
+        return NULL;
+      for (guint i = 0; i + 1 < n; i++)
+        {
+          g = ncz_group_get_group (g, parts[i]);
+          if (g == NULL)
+            return NULL;
+        }
+      return ncz_group_get_dimension (g, parts[n - 1]);
+    }
+  for (NczGroup *g = self; g; g = g->parent)
+    {
+      NczDimension *d = ncz_group_get_dimension (g, name);
+      if (d)
+        return d;
+    }
+  return NULL;
+}
+
+/**
+ * ncz_group_get_variable:
+ * @self: a group
+ * @name: a variable name
+ *
+ * Returns: (transfer none) (nullable): the variable @name of this group
+ * Since: 1.0
+ */
+NczVariable *
+ncz_group_get_variable (NczGroup *self, const char *name)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  for (guint i = 0; i < self->variables->len; i++)
+    {
+      NczVariable *v = g_ptr_array_index (self->variables, i);
+      if (strcmp (ncz_variable_get_name (v), name) == 0)
+        return v;
+    }
+  return NULL;
+}
+
+/**
+ * ncz_group_get_group:
+ * @self: a group
+ * @name: a subgroup name
+ *
+ * Returns: (transfer none) (nullable): the subgroup @name
+ * Since: 1.0
+ */
+NczGroup *
+ncz_group_get_group (NczGroup *self, const char *name)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  for (guint i = 0; i < self->groups->len; i++)
+    {
+      NczGroup *g = g_ptr_array_index (self->groups, i);
+      if (strcmp (g->name, name) == 0)
+        return g;
+    }
+  return NULL;
+}
+
+static gboolean
+check_define (NczGroup *self, GError **error)
+{
+  if (self->dataset == NULL)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED,
+                   "the dataset of group '%s' is gone", self->name);
+      return FALSE;
+    }
+  return ncz_dataset_check_writable (self->dataset, error);
+}
+
+static gboolean
+check_unique (NczGroup *self, const char *kind, const char *name, GError **error)
+{
+  /* netCDF: variables and subgroups share one namespace; dimensions have
+   * their own. */
+  gboolean clash;
+  if (g_str_equal (kind, "dimension"))
+    clash = ncz_group_get_dimension (self, name) != NULL;
+  else
+    clash = ncz_group_get_variable (self, name) != NULL ||
+            ncz_group_get_group (self, name) != NULL;
+  if (clash)
+    {
+      g_autofree char *full = ncz_group_get_full_name (self);
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_EXISTS,
+                   "group '%s' already has a %s or variable named '%s'",
+                   full, g_str_equal (kind, "dimension") ? "dimension" : "group",
+                   name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * ncz_group_add_dimension:
+ * @self: a group
+ * @name: the new dimension's name
+ * @length: its length (the current length for an unlimited dimension)
+ * @unlimited: whether the dimension is unlimited
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer none): the new dimension
+ * Since: 1.0
+ */
+NczDimension *
+ncz_group_add_dimension (NczGroup *self, const char *name, guint64 length,
+                         gboolean unlimited, GError **error)
+{
+  NczDimension *dim;
+
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  if (!check_define (self, error) ||
+      !ncz_check_object_name ("dimension", name, error) ||
+      !check_unique (self, "dimension", name, error))
+    return NULL;
+  dim = ncz_dimension_new_internal (self, name, length, unlimited);
+  g_ptr_array_add (self->dimensions, dim);
+  return dim;
+}
+
+/**
+ * ncz_group_add_variable:
+ * @self: a group
+ * @name: the new variable's name
+ * @type: its type
+ * @n_dims: number of dimensions (0 for a scalar)
+ * @dimensions: (array length=n_dims) (nullable): the dimensions, outermost first
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer none): the new variable
+ * Since: 1.0
+ */
+NczVariable *
+ncz_group_add_variable (NczGroup *self, const char *name, NczType type,
+                        guint n_dims, NczDimension **dimensions, GError **error)
+{
+  NczVariable *var;
+
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  g_return_val_if_fail (n_dims == 0 || dimensions != NULL, NULL);
+  if (!check_define (self, error) ||
+      !ncz_check_object_name ("variable", name, error) ||
+      !check_unique (self, "variable", name, error))
+    return NULL;
+  if (ncz_type_get_size (type) == 0)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': invalid type %d", name, type);
+      return NULL;
+    }
+  if (n_dims > 1024)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': %u dimensions is too many", name, n_dims);
+      return NULL;
+    }
+  for (guint i = 0; i < n_dims; i++)
+    {
+      NczGroup *dg;
+      if (!NCZ_IS_DIMENSION (dimensions[i]))
+        {
+          g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                       "variable '%s': dimension %u is not a dimension", name, i);
+          return NULL;
+        }
+      dg = ncz_dimension_get_group (dimensions[i]);
+      if (dg == NULL || ncz_group_peek_dataset (dg) != self->dataset)
+        {
+          g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                       "variable '%s': dimension '%s' belongs to another dataset",
+                       name, ncz_dimension_get_name (dimensions[i]));
+          return NULL;
+        }
+    }
+  var = ncz_variable_new_internal (self, name, type, n_dims, dimensions);
+  g_ptr_array_add (self->variables, var);
+  g_list_model_items_changed (G_LIST_MODEL (self),
+                              self->groups->len + self->variables->len - 1, 0, 1);
+  return var;
+}
+
+/**
+ * ncz_group_add_group:
+ * @self: a group
+ * @name: the new subgroup's name
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer none): the new group
+ * Since: 1.0
+ */
+NczGroup *
+ncz_group_add_group (NczGroup *self, const char *name, GError **error)
+{
+  NczGroup *g;
+
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  if (!check_define (self, error) ||
+      !ncz_check_object_name ("group", name, error) ||
+      !check_unique (self, "group", name, error))
+    return NULL;
+  g = ncz_group_new_internal (self->dataset, self, name);
+  g_ptr_array_add (self->groups, g);
+  g_list_model_items_changed (G_LIST_MODEL (self), self->groups->len - 1, 0, 1);
+  return g;
+}
+
+/**
+ * ncz_group_get_attributes:
+ * @self: a group
+ *
+ * Returns: (transfer container) (element-type NczAttribute): the
+ *   attributes, in definition order
+ * Since: 1.0
+ */
+GPtrArray *
+ncz_group_get_attributes (NczGroup *self)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  return copy_container (self->attributes);
+}
+
+/**
+ * ncz_group_get_attribute:
+ * @self: a group
+ * @name: an attribute name
+ *
+ * Returns: (transfer none) (nullable): the attribute
+ * Since: 1.0
+ */
+NczAttribute *
+ncz_group_get_attribute (NczGroup *self, const char *name)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  return ncz_attr_list_find (self->attributes, name);
+}
+
+/**
+ * ncz_group_set_attribute:
+ * @self: a group
+ * @attribute: the attribute; replaces one of the same name, keeping its place
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_group_set_attribute (NczGroup *self, NczAttribute *attribute, GError **error)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), FALSE);
+  g_return_val_if_fail (NCZ_IS_ATTRIBUTE (attribute), FALSE);
+  if (!check_define (self, error))
+    return FALSE;
+  ncz_attr_list_set (self->attributes, attribute);
+  return TRUE;
+}
+
+/**
+ * ncz_group_remove_attribute:
+ * @self: a group
+ * @name: an attribute name
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; %NCZ_DATASET_ERROR_NOT_FOUND if absent
+ * Since: 1.0
+ */
+gboolean
+ncz_group_remove_attribute (NczGroup *self, const char *name, GError **error)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  if (!check_define (self, error))
+    return FALSE;
+  if (!ncz_attr_list_remove (self->attributes, name))
+    {
+      g_autofree char *full = ncz_group_get_full_name (self);
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_NOT_FOUND,
+                   "group '%s' has no attribute '%s'", full, name);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,56 @@
+/* ncz-model-private.h: model internals shared by core and Ncz's modules
+ *
+ * Exported for Ncz's own backends; not installed.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#pragma once
+
+#include <ncz/ncz.h>
+
+G_BEGIN_DECLS
+
+/* One filter of a variable's chain, in chain order (Zarr "filters" then
+ * "compressor"). */
+typedef struct {
+  char *codec_id;      /* Zarr / numcodecs id; NULL if only the HDF5 id is known */
+  guint filter_id;     /* HDF5 filter id; 0 if unknown */
+  char *json;          /* the codec dict as JSON text (as read, or as produced) */
+  GArray *visible;     /* guint visible parameters; never NULL */
+  GArray *working;     /* guint working parameters; NULL until derived */
+  NczCodec *codec;     /* the implementation; NULL if not available */
+} NczFilterSpec;
+
+NCZ_PRIVATE_API NczFilterSpec *ncz_filter_spec_new (const char *codec_id,
+                                                    guint filter_id,
+                                                    const char *json);
+NCZ_PRIVATE_API void ncz_filter_spec_free (NczFilterSpec *spec);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NczFilterSpec, ncz_filter_spec_free)
+
+/* While a backend loads a dataset, the model accepts definitions even when
+ * the dataset is read-only. */
+NCZ_PRIVATE_API void ncz_dataset_set_loading (NczDataset *self, gboolean loading);
+NCZ_PRIVATE_API gboolean ncz_dataset_is_loading (NczDataset *self);
+NCZ_PRIVATE_API gboolean ncz_dataset_check_writable (NczDataset *self, GError **error);
+
+/* Takes ownership of @filters (element-type NczFilterSpec), may be NULL. */
+NCZ_PRIVATE_API void ncz_variable_set_filters (NczVariable *self, GPtrArray *filters);
+NCZ_PRIVATE_API GPtrArray *ncz_variable_peek_filters (NczVariable *self);
+NCZ_PRIVATE_API NczDataset *ncz_variable_get_dataset (NczVariable *self);
+/* Marks a variable read from a true 0-d Zarr array (shape []) */
+NCZ_PRIVATE_API void ncz_variable_set_zero_dim (NczVariable *self, gboolean zero_dim);
+NCZ_PRIVATE_API gboolean ncz_variable_is_zero_dim (NczVariable *self);
+/* Chunk grid helpers */
+NCZ_PRIVATE_API guint64 ncz_variable_get_chunk_n_elements (NczVariable *self);
+NCZ_PRIVATE_API gsize ncz_variable_get_chunk_n_bytes (NczVariable *self);
+
+/* Sorting helpers for byte order */
+NCZ_PRIVATE_API void ncz_byteswap_buffer (gpointer data, gsize element_size, gsize n_elements);
+NCZ_PRIVATE_API gboolean ncz_endianness_needs_swap (NczEndianness endianness);
+
+/* Fill a buffer with @n_elements copies of @fill (@element_size bytes each);
+ * zeros when @fill is NULL. */
+NCZ_PRIVATE_API void ncz_fill_buffer (gpointer buffer, gsize element_size, gsize n_elements,
+                                      GBytes *fill);
+
+G_END_DECLS

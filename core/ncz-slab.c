@@ -1,0 +1,545 @@
+/* ncz-slab.c: the chunk engine: hyperslabs in terms of whole chunks
+ *
+ * A hyperslab (start, count, stride) is split into the chunks it touches.
+ * Each chunk is handled by one task: on read, the decoded chunk (or the
+ * fill value when it was never written) is scattered into the caller's
+ * buffer; on write, a fully covered chunk is built from the caller's
+ * values and written, a partly covered one is read, modified and
+ * written. Tasks run on a shared thread pool, a bounded batch at a time,
+ * so memory stays a few chunks per worker whatever the selection size.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ncz-core-private.h"
+
+typedef struct {
+  NczVariable *var;
+  NczFormat *format;
+  guint rank;
+  guint64 *shape;
+  const guint64 *chunks;
+  const guint64 *start;
+  const guint64 *count;
+  const gint64 *stride;
+  gsize esize;
+  gsize chunk_bytes;
+  guint64 *chunk_strides;   /* element strides inside a chunk, C order */
+  guint64 *out_strides;     /* element strides in the caller's buffer */
+  guint8 *out;              /* read destination */
+  const guint8 *in;         /* write source */
+  GBytes *fill;
+  GCancellable *cancellable;
+} Slab;
+
+typedef struct {
+  Slab *slab;
+  guint64 *index;           /* chunk index */
+  guint64 *lo;              /* first selected point (i) in this chunk, per dim */
+  guint64 *hi;              /* last selected point (i), per dim */
+  gboolean full;            /* (write) selection covers every in-bounds element */
+  GError *error;
+} ChunkTask;
+
+/* ---- locking for read-modify-write of one chunk ---- */
+
+#define N_CHUNK_LOCKS 64
+static GMutex chunk_locks[N_CHUNK_LOCKS];
+
+static GMutex *
+chunk_lock_for (NczVariable *var, const guint64 *index, guint rank)
+{
+  guint64 h = GPOINTER_TO_SIZE (var);
+  for (guint i = 0; i < rank; i++)
+    h = h * 1000003u ^ index[i];
+  return &chunk_locks[h % N_CHUNK_LOCKS];
+}
+
+/* ---- selection geometry ---- */
+
+/* Selected points i (0..count-1) of dimension d falling in chunk c:
+ * position p = start + i*stride in [c*ch, min((c+1)*ch, shape)). */
+static gboolean
+points_in_chunk (Slab *s, guint d, guint64 c, guint64 *lo, guint64 *hi)
+{
+  guint64 ch = s->chunks[d];
+  guint64 cstart = c * ch;
+  guint64 cend = cstart + ch;   /* exclusive */
+  guint64 st = (guint64) s->stride[d];
+  guint64 start = s->start[d];
+  guint64 i_lo, i_hi;
+
+  if (cstart > start)
+    i_lo = (cstart - start + st - 1) / st;
+  else
+    i_lo = 0;
+  if (cend <= start)
+    return FALSE;
+  i_hi = (cend - 1 - start) / st;
+  if (i_hi > s->count[d] - 1)
+    i_hi = s->count[d] - 1;
+  if (i_lo > i_hi)
+    return FALSE;
+  *lo = i_lo;
+  *hi = i_hi;
+  return TRUE;
+}
+
+static gboolean
+chunk_fully_covered (Slab *s, const guint64 *index, const guint64 *lo, const guint64 *hi)
+{
+  for (guint d = 0; d < s->rank; d++)
+    {
+      guint64 ch = s->chunks[d];
+      guint64 cstart = index[d] * ch;
+      guint64 cend = MIN (cstart + ch, s->shape[d]);
+      if (s->stride[d] != 1 && hi[d] > lo[d])
+        return FALSE;
+      guint64 first = s->start[d] + lo[d] * (guint64) s->stride[d];
+      guint64 last = s->start[d] + hi[d] * (guint64) s->stride[d];
+      if (first != cstart || last != cend - 1)
+        return FALSE;
+      if (s->stride[d] != 1 && cend - cstart > 1)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Walks the selected points of one chunk; for each innermost run calls
+ * copy with element offsets in the chunk and in the caller's buffer. */
+static void
+walk_chunk (Slab *s, ChunkTask *t, guint8 *chunk, gboolean to_chunk)
+{
+  guint rank = s->rank;
+  gsize es = s->esize;
+
+  if (rank == 0)
+    {
+      if (to_chunk)
+        memcpy (chunk, s->in, es);
+      else
+        memcpy (s->out, chunk, es);
+      return;
+    }
+
+  g_autofree guint64 *i = g_new (guint64, rank);
+  for (guint d = 0; d < rank; d++)
+    i[d] = t->lo[d];
+
+  guint last = rank - 1;
+  guint64 n_inner = t->hi[last] - t->lo[last] + 1;
+  guint64 st_inner = (guint64) s->stride[last];
+
+  while (TRUE)
+    {
+      guint64 coff = 0, ooff = 0;
+      for (guint d = 0; d < rank; d++)
+        {
+          guint64 p = s->start[d] + i[d] * (guint64) s->stride[d];
+          coff += (p - t->index[d] * s->chunks[d]) * s->chunk_strides[d];
+          ooff += i[d] * s->out_strides[d];
+        }
+      if (st_inner == 1)
+        {
+          if (to_chunk)
+            memcpy (chunk + coff * es, s->in + ooff * es, n_inner * es);
+          else
+            memcpy (s->out + ooff * es, chunk + coff * es, n_inner * es);
+        }
+      else
+        {
+          for (guint64 k = 0; k < n_inner; k++)
+            {
+              guint64 c = coff + k * st_inner;
+              guint64 o = ooff + k;
+              if (to_chunk)
+                memcpy (chunk + c * es, s->in + o * es, es);
+              else
+                memcpy (s->out + o * es, chunk + c * es, es);
+            }
+        }
+      /* odometer over all but the innermost dimension */
+      gint d = (gint) rank - 2;
+      while (d >= 0)
+        {
+          if (i[d] < t->hi[d])
+            {
+              i[d]++;
+              break;
+            }
+          i[d] = t->lo[d];
+          d--;
+        }
+      if (d < 0)
+        break;
+    }
+}
+
+static void
+read_task (ChunkTask *t)
+{
+  Slab *s = t->slab;
+  GError *error = NULL;
+  g_autoptr(GBytes) data = NULL;
+
+  if (g_cancellable_set_error_if_cancelled (s->cancellable, &t->error))
+    return;
+  data = ncz_format_read_chunk (s->format, s->var, t->index, s->cancellable, &error);
+  if (data == NULL)
+    {
+      if (!g_error_matches (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+        {
+          t->error = error;
+          return;
+        }
+      g_clear_error (&error);
+      guint8 *buf = g_try_malloc (s->chunk_bytes);
+      if (buf == NULL)
+        {
+          g_set_error (&t->error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
+                       "out of memory for a chunk of %" G_GSIZE_FORMAT " bytes", s->chunk_bytes);
+          return;
+        }
+      ncz_fill_buffer (buf, s->esize, s->chunk_bytes / MAX (s->esize, 1), s->fill);
+      data = g_bytes_new_take (buf, s->chunk_bytes);
+    }
+  if (g_bytes_get_size (data) != s->chunk_bytes)
+    {
+      g_autofree char *name = ncz_variable_get_full_name (s->var);
+      g_set_error (&t->error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK,
+                   "variable '%s': chunk has %" G_GSIZE_FORMAT " bytes, expected %" G_GSIZE_FORMAT,
+                   name, g_bytes_get_size (data), s->chunk_bytes);
+      return;
+    }
+  walk_chunk (s, t, (guint8 *) g_bytes_get_data (data, NULL), FALSE);
+}
+
+static void
+write_task (ChunkTask *t)
+{
+  Slab *s = t->slab;
+  GError *error = NULL;
+  guint8 *buf = NULL;
+  GMutex *lock = NULL;
+  g_autoptr(GBytes) out = NULL;
+
+  if (g_cancellable_set_error_if_cancelled (s->cancellable, &t->error))
+    return;
+  if (!t->full)
+    {
+      g_autoptr(GBytes) old = NULL;
+      lock = chunk_lock_for (s->var, t->index, s->rank);
+      g_mutex_lock (lock);
+      old = ncz_format_read_chunk (s->format, s->var, t->index, s->cancellable, &error);
+      if (old == NULL && !g_error_matches (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+        {
+          t->error = error;
+          goto out;
+        }
+      g_clear_error (&error);
+      if (old && g_bytes_get_size (old) != s->chunk_bytes)
+        {
+          g_autofree char *name = ncz_variable_get_full_name (s->var);
+          g_set_error (&t->error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK,
+                       "variable '%s': chunk has %" G_GSIZE_FORMAT " bytes, expected %" G_GSIZE_FORMAT,
+                       name, g_bytes_get_size (old), s->chunk_bytes);
+          goto out;
+        }
+      if (old)
+        buf = g_bytes_unref_to_data (g_steal_pointer (&old), &(gsize){0});
+    }
+  if (buf == NULL)
+    {
+      buf = g_try_malloc (s->chunk_bytes);
+      if (buf == NULL)
+        {
+          g_set_error (&t->error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
+                       "out of memory for a chunk of %" G_GSIZE_FORMAT " bytes", s->chunk_bytes);
+          goto out;
+        }
+      ncz_fill_buffer (buf, s->esize, s->chunk_bytes / MAX (s->esize, 1), s->fill);
+    }
+  walk_chunk (s, t, buf, TRUE);
+  out = g_bytes_new_take (g_steal_pointer (&buf), s->chunk_bytes);
+  if (!ncz_format_write_chunk (s->format, s->var, t->index, out, s->cancellable, &error))
+    t->error = error;
+out:
+  g_free (buf);
+  if (lock)
+    g_mutex_unlock (lock);
+}
+
+/* ---- a shared pool; each batch waits for its own tasks ---- */
+
+typedef struct {
+  GMutex lock;
+  GCond cond;
+  guint pending;
+  gboolean is_write;
+} Batch;
+
+typedef struct {
+  Batch *batch;
+  ChunkTask *task;
+} PoolItem;
+
+static void
+pool_func (gpointer data, gpointer user_data)
+{
+  PoolItem *item = data;
+  Batch *b = item->batch;
+
+  if (b->is_write)
+    write_task (item->task);
+  else
+    read_task (item->task);
+  g_mutex_lock (&b->lock);
+  b->pending--;
+  if (b->pending == 0)
+    g_cond_signal (&b->cond);
+  g_mutex_unlock (&b->lock);
+  g_free (item);
+}
+
+static GThreadPool *
+get_pool (guint *n_workers)
+{
+  static GThreadPool *pool;
+  static guint workers;
+
+  if (g_once_init_enter (&pool))
+    {
+      const char *env = g_getenv ("NCZ_THREADS");
+      guint n = env ? (guint) g_ascii_strtoull (env, NULL, 10) : g_get_num_processors ();
+      GThreadPool *p;
+      n = CLAMP (n, 1, 64);
+      workers = n;
+      /* the calling thread works too, so the pool needs n - 1 threads */
+      p = n > 1 ? g_thread_pool_new (pool_func, NULL, n - 1, FALSE, NULL) : NULL;
+      g_once_init_leave (&pool, p ? p : (GThreadPool *) GSIZE_TO_POINTER (1));
+    }
+  *n_workers = workers;
+  return pool == GSIZE_TO_POINTER (1) ? NULL : pool;
+}
+
+static void
+run_batch (ChunkTask **tasks, guint n, gboolean is_write)
+{
+  guint workers;
+  GThreadPool *pool = get_pool (&workers);
+  Batch b;
+
+  if (pool == NULL || n == 1)
+    {
+      for (guint i = 0; i < n; i++)
+        is_write ? write_task (tasks[i]) : read_task (tasks[i]);
+      return;
+    }
+  g_mutex_init (&b.lock);
+  g_cond_init (&b.cond);
+  b.pending = n - 1;
+  b.is_write = is_write;
+  for (guint i = 1; i < n; i++)
+    {
+      PoolItem *item = g_new (PoolItem, 1);
+      item->batch = &b;
+      item->task = tasks[i];
+      g_thread_pool_push (pool, item, NULL);
+    }
+  /* the caller takes the first task */
+  is_write ? write_task (tasks[0]) : read_task (tasks[0]);
+  g_mutex_lock (&b.lock);
+  while (b.pending > 0)
+    g_cond_wait (&b.cond, &b.lock);
+  g_mutex_unlock (&b.lock);
+  g_mutex_clear (&b.lock);
+  g_cond_clear (&b.cond);
+}
+
+static void
+chunk_task_free (ChunkTask *t)
+{
+  g_free (t->index);
+  g_free (t->lo);
+  g_free (t->hi);
+  g_clear_error (&t->error);
+  g_free (t);
+}
+
+static gboolean
+run_slab (Slab *s, gboolean is_write, GError **error)
+{
+  guint rank = s->rank;
+  guint workers;
+  gboolean ok = TRUE;
+
+  get_pool (&workers);
+  guint batch_size = MAX (2, workers * 2);
+  g_autofree guint64 *c_lo = g_new0 (guint64, MAX (rank, 1));
+  g_autofree guint64 *c_hi = g_new0 (guint64, MAX (rank, 1));
+  g_autofree guint64 *c = g_new0 (guint64, MAX (rank, 1));
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func ((GDestroyNotify) chunk_task_free);
+
+  for (guint d = 0; d < rank; d++)
+    {
+      guint64 last = s->start[d] + (s->count[d] - 1) * (guint64) s->stride[d];
+      c_lo[d] = s->start[d] / s->chunks[d];
+      c_hi[d] = last / s->chunks[d];
+      c[d] = c_lo[d];
+    }
+
+  while (ok)
+    {
+      ChunkTask *t = g_new0 (ChunkTask, 1);
+      gboolean empty = FALSE;
+      t->slab = s;
+      t->index = g_memdup2 (c, sizeof (guint64) * MAX (rank, 1));
+      t->lo = g_new0 (guint64, MAX (rank, 1));
+      t->hi = g_new0 (guint64, MAX (rank, 1));
+      for (guint d = 0; d < rank && !empty; d++)
+        if (!points_in_chunk (s, d, c[d], &t->lo[d], &t->hi[d]))
+          empty = TRUE;
+      if (empty)
+        chunk_task_free (t);
+      else
+        {
+          if (is_write)
+            t->full = chunk_fully_covered (s, t->index, t->lo, t->hi);
+          g_ptr_array_add (batch, t);
+        }
+
+      /* next chunk index */
+      gint d = (gint) rank - 1;
+      while (d >= 0)
+        {
+          if (c[d] < c_hi[d])
+            {
+              c[d]++;
+              break;
+            }
+          c[d] = c_lo[d];
+          d--;
+        }
+      gboolean done = d < 0;
+
+      if (batch->len >= batch_size || (done && batch->len > 0))
+        {
+          run_batch ((ChunkTask **) batch->pdata, batch->len, is_write);
+          for (guint i = 0; i < batch->len; i++)
+            {
+              ChunkTask *bt = g_ptr_array_index (batch, i);
+              if (bt->error && ok)
+                {
+                  g_propagate_error (error, g_steal_pointer (&bt->error));
+                  ok = FALSE;
+                }
+            }
+          g_ptr_array_set_size (batch, 0);
+        }
+      if (done)
+        break;
+    }
+  return ok;
+}
+
+static gboolean
+slab_setup (Slab *s, NczVariable *var, NczFormat *format, const guint64 *start,
+            const guint64 *count, const gint64 *stride, GCancellable *cancellable,
+            GError **error)
+{
+  guint rank;
+
+  memset (s, 0, sizeof *s);
+  s->var = var;
+  s->format = format;
+  s->start = start;
+  s->count = count;
+  s->stride = stride;
+  s->cancellable = cancellable;
+  s->shape = ncz_variable_get_shape (var, &rank);
+  s->rank = rank;
+  s->chunks = ncz_variable_get_chunk_sizes (var, NULL);
+  s->esize = ncz_variable_get_storage_element_size (var);
+  s->chunk_bytes = ncz_variable_get_chunk_n_bytes (var);
+  s->fill = ncz_variable_get_fill_value (var);
+  if (s->chunk_bytes == G_MAXSIZE || s->chunk_bytes > G_MAXSIZE / 4)
+    {
+      g_autofree char *name = ncz_variable_get_full_name (var);
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': chunks are too large to hold in memory", name);
+      return FALSE;
+    }
+  if (s->fill && s->esize > 0 && ncz_variable_get_value_type (var) == NCZ_TYPE_STRING)
+    {
+      /* string fill: the text NUL-padded to the storage width */
+      gsize n;
+      const char *f = g_bytes_get_data (s->fill, &n);
+      guint8 *w = g_malloc0 (s->esize);
+      memcpy (w, f, MIN (n, s->esize));
+      g_bytes_unref (s->fill);
+      s->fill = g_bytes_new_take (w, s->esize);
+    }
+  s->chunk_strides = g_new (guint64, MAX (rank, 1));
+  s->out_strides = g_new (guint64, MAX (rank, 1));
+  if (rank > 0)
+    {
+      s->chunk_strides[rank - 1] = 1;
+      s->out_strides[rank - 1] = 1;
+      for (gint d = (gint) rank - 2; d >= 0; d--)
+        {
+          s->chunk_strides[d] = s->chunk_strides[d + 1] * s->chunks[d + 1];
+          s->out_strides[d] = s->out_strides[d + 1] * count[d + 1];
+        }
+    }
+  return TRUE;
+}
+
+static void
+slab_clear (Slab *s)
+{
+  g_free (s->shape);
+  g_free (s->chunk_strides);
+  g_free (s->out_strides);
+  g_clear_pointer (&s->fill, g_bytes_unref);
+}
+
+gboolean
+ncz_slab_read (NczVariable *variable, NczFormat *format, const guint64 *start,
+               const guint64 *count, const gint64 *stride, guint8 *buffer,
+               GCancellable *cancellable, GError **error)
+{
+  Slab s;
+  gboolean ok;
+
+  if (!slab_setup (&s, variable, format, start, count, stride, cancellable, error))
+    {
+      slab_clear (&s);
+      return FALSE;
+    }
+  s.out = buffer;
+  ok = run_slab (&s, FALSE, error);
+  slab_clear (&s);
+  return ok;
+}
+
+gboolean
+ncz_slab_write (NczVariable *variable, NczFormat *format, const guint64 *start,
+                const guint64 *count, const gint64 *stride, const guint8 *buffer,
+                GCancellable *cancellable, GError **error)
+{
+  Slab s;
+  gboolean ok;
+
+  if (!slab_setup (&s, variable, format, start, count, stride, cancellable, error))
+    {
+      slab_clear (&s);
+      return FALSE;
+    }
+  s.in = buffer;
+  ok = run_slab (&s, TRUE, error);
+  slab_clear (&s);
+  return ok;
+}

@@ -1,0 +1,1416 @@
+/* ncz-variable.c: variables
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ncz-core-private.h"
+
+/**
+ * NczVariable:
+ *
+ * A variable: a typed, dimensioned array stored in chunks, with its
+ * attributes, fill value, byte order and filter chain.
+ *
+ * Since: 1.0
+ */
+struct _NczVariable
+{
+  GObject parent_instance;
+  char *name;
+  NczGroup *group;        /* weak */
+  NczType type;
+  GPtrArray *dimensions;  /* NczDimension, strong */
+  guint64 *chunks;        /* NULL until set or defaulted */
+  gboolean contiguous;
+  GBytes *fill;           /* user fill value (storage element bytes), or NULL */
+  gboolean no_fill;
+  NczEndianness endianness;
+  gboolean zero_dim;
+  GPtrArray *attributes;
+  GPtrArray *filters;     /* NczFilterSpec */
+  GMutex lock;
+};
+
+G_DEFINE_FINAL_TYPE (NczVariable, ncz_variable, G_TYPE_OBJECT)
+
+/* Target size of a default chunk when the whole variable is too big to be one */
+#define DEFAULT_CHUNK_BYTES (4u * 1024 * 1024)
+#define WHOLE_VARIABLE_CHUNK_MAX (64u * 1024 * 1024)
+
+NczFilterSpec *
+ncz_filter_spec_new (const char *codec_id, guint filter_id, const char *json)
+{
+  NczFilterSpec *spec = g_new0 (NczFilterSpec, 1);
+  spec->codec_id = g_strdup (codec_id);
+  spec->filter_id = filter_id;
+  spec->json = g_strdup (json);
+  spec->visible = g_array_new (FALSE, TRUE, sizeof (guint));
+  return spec;
+}
+
+void
+ncz_filter_spec_free (NczFilterSpec *spec)
+{
+  if (spec == NULL)
+    return;
+  g_free (spec->codec_id);
+  g_free (spec->json);
+  g_clear_pointer (&spec->visible, g_array_unref);
+  g_clear_pointer (&spec->working, g_array_unref);
+  g_clear_object (&spec->codec);
+  g_free (spec);
+}
+
+static void
+ncz_variable_finalize (GObject *object)
+{
+  NczVariable *self = NCZ_VARIABLE (object);
+  if (self->group)
+    g_object_remove_weak_pointer (G_OBJECT (self->group), (gpointer *) &self->group);
+  g_free (self->name);
+  g_ptr_array_unref (self->dimensions);
+  g_free (self->chunks);
+  g_clear_pointer (&self->fill, g_bytes_unref);
+  g_ptr_array_unref (self->attributes);
+  g_clear_pointer (&self->filters, g_ptr_array_unref);
+  g_mutex_clear (&self->lock);
+  G_OBJECT_CLASS (ncz_variable_parent_class)->finalize (object);
+}
+
+static void
+ncz_variable_class_init (NczVariableClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ncz_variable_finalize;
+}
+
+static void
+ncz_variable_init (NczVariable *self)
+{
+  self->dimensions = g_ptr_array_new_with_free_func (g_object_unref);
+  self->attributes = g_ptr_array_new_with_free_func (g_object_unref);
+  g_mutex_init (&self->lock);
+}
+
+NczVariable *
+ncz_variable_new_internal (NczGroup *group, const char *name, NczType type,
+                           guint n_dims, NczDimension **dimensions)
+{
+  NczVariable *self = g_object_new (NCZ_TYPE_VARIABLE, NULL);
+  self->name = g_strdup (name);
+  self->group = group;
+  g_object_add_weak_pointer (G_OBJECT (group), (gpointer *) &self->group);
+  self->type = type;
+  for (guint i = 0; i < n_dims; i++)
+    g_ptr_array_add (self->dimensions, g_object_ref (dimensions[i]));
+  return self;
+}
+
+/**
+ * ncz_variable_get_name:
+ * @self: a variable
+ *
+ * Returns: the name
+ * Since: 1.0
+ */
+const char *
+ncz_variable_get_name (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  return self->name;
+}
+
+/**
+ * ncz_variable_get_full_name:
+ * @self: a variable
+ *
+ * Returns: (transfer full): the fully qualified name, e.g. "/grp/v"
+ * Since: 1.0
+ */
+char *
+ncz_variable_get_full_name (NczVariable *self)
+{
+  g_autofree char *gname = NULL;
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  if (self->group == NULL)
+    return g_strconcat ("/", self->name, NULL);
+  gname = ncz_group_get_full_name (self->group);
+  return g_str_equal (gname, "/") ? g_strconcat ("/", self->name, NULL)
+                                  : g_strconcat (gname, "/", self->name, NULL);
+}
+
+/**
+ * ncz_variable_get_group:
+ * @self: a variable
+ *
+ * Returns: (transfer none) (nullable): the group of the variable
+ * Since: 1.0
+ */
+NczGroup *
+ncz_variable_get_group (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  return self->group;
+}
+
+NczDataset *
+ncz_variable_get_dataset (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  return self->group ? ncz_group_peek_dataset (self->group) : NULL;
+}
+
+/**
+ * ncz_variable_get_value_type:
+ * @self: a variable
+ *
+ * Returns: the type of its values
+ * Since: 1.0
+ */
+NczType
+ncz_variable_get_value_type (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NCZ_TYPE_NONE);
+  return self->type;
+}
+
+/**
+ * ncz_variable_get_n_dimensions:
+ * @self: a variable
+ *
+ * Returns: the rank (0 for a scalar)
+ * Since: 1.0
+ */
+guint
+ncz_variable_get_n_dimensions (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), 0);
+  return self->dimensions->len;
+}
+
+/**
+ * ncz_variable_get_dimension:
+ * @self: a variable
+ * @index: dimension index, outermost first
+ *
+ * Returns: (transfer none): the dimension
+ * Since: 1.0
+ */
+NczDimension *
+ncz_variable_get_dimension (NczVariable *self, guint index)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  g_return_val_if_fail (index < self->dimensions->len, NULL);
+  return g_ptr_array_index (self->dimensions, index);
+}
+
+/**
+ * ncz_variable_get_dimensions:
+ * @self: a variable
+ *
+ * Returns: (transfer container) (element-type NczDimension): the dimensions
+ * Since: 1.0
+ */
+GPtrArray *
+ncz_variable_get_dimensions (NczVariable *self)
+{
+  GPtrArray *out;
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  out = g_ptr_array_new_full (self->dimensions->len, g_object_unref);
+  for (guint i = 0; i < self->dimensions->len; i++)
+    g_ptr_array_add (out, g_object_ref (g_ptr_array_index (self->dimensions, i)));
+  return out;
+}
+
+/**
+ * ncz_variable_get_shape:
+ * @self: a variable
+ * @n_dims: (out) (optional): the rank
+ *
+ * Returns: (transfer full) (array length=n_dims) (nullable): the current
+ *   length of each dimension; %NULL for a scalar
+ * Since: 1.0
+ */
+guint64 *
+ncz_variable_get_shape (NczVariable *self, guint *n_dims)
+{
+  guint n;
+  guint64 *shape;
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  n = self->dimensions->len;
+  if (n_dims)
+    *n_dims = n;
+  if (n == 0)
+    return NULL;
+  shape = g_new (guint64, n);
+  for (guint i = 0; i < n; i++)
+    shape[i] = ncz_dimension_get_length (g_ptr_array_index (self->dimensions, i));
+  return shape;
+}
+
+/**
+ * ncz_variable_get_n_elements:
+ * @self: a variable
+ *
+ * Returns: the number of elements (1 for a scalar), saturating at G_MAXUINT64
+ * Since: 1.0
+ */
+guint64
+ncz_variable_get_n_elements (NczVariable *self)
+{
+  guint64 n = 1;
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), 0);
+  for (guint i = 0; i < self->dimensions->len; i++)
+    {
+      guint64 len = ncz_dimension_get_length (g_ptr_array_index (self->dimensions, i));
+      if (len != 0 && n > G_MAXUINT64 / len)
+        return G_MAXUINT64;
+      n *= len;
+    }
+  return n;
+}
+
+/**
+ * ncz_variable_is_scalar:
+ * @self: a variable
+ *
+ * Returns: whether the variable has no dimensions
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_is_scalar (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  return self->dimensions->len == 0;
+}
+
+static void
+compute_default_chunks (NczVariable *self)
+{
+  guint n = self->dimensions->len;
+  gsize esize = ncz_variable_get_storage_element_size (self);
+  guint64 total = esize;
+
+  self->chunks = g_new (guint64, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      NczDimension *d = g_ptr_array_index (self->dimensions, i);
+      guint64 len = ncz_dimension_get_length (d);
+      self->chunks[i] = ncz_dimension_is_unlimited (d) || len == 0 ? 1 : len;
+      if (self->chunks[i] > 0 && total <= G_MAXUINT64 / self->chunks[i])
+        total *= self->chunks[i];
+      else
+        total = G_MAXUINT64;
+    }
+  if (total <= WHOLE_VARIABLE_CHUNK_MAX)
+    return;
+  /* Too big for one chunk: halve the largest dimensions until small enough */
+  while (total > DEFAULT_CHUNK_BYTES)
+    {
+      guint best = 0;
+      for (guint i = 1; i < n; i++)
+        if (self->chunks[i] > self->chunks[best])
+          best = i;
+      if (self->chunks[best] <= 1)
+        break;
+      guint64 half = (self->chunks[best] + 1) / 2;
+      total = total / self->chunks[best] * half;
+      self->chunks[best] = half;
+    }
+}
+
+/**
+ * ncz_variable_get_chunk_sizes:
+ * @self: a variable
+ * @n_dims: (out) (optional): the rank
+ *
+ * The chunk shape. When none was set, a default is chosen: the whole
+ * variable as one chunk (length 1 along unlimited dimensions), or when
+ * that would exceed 64 MiB, the largest dimensions halved until a chunk
+ * is at most 4 MiB.
+ *
+ * Returns: (transfer none) (array length=n_dims) (nullable): the chunk
+ *   lengths, %NULL for a scalar
+ * Since: 1.0
+ */
+const guint64 *
+ncz_variable_get_chunk_sizes (NczVariable *self, guint *n_dims)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  if (n_dims)
+    *n_dims = self->dimensions->len;
+  if (self->dimensions->len == 0)
+    return NULL;
+  g_mutex_lock (&self->lock);
+  if (self->chunks == NULL)
+    compute_default_chunks (self);
+  g_mutex_unlock (&self->lock);
+  return self->chunks;
+}
+
+static gboolean
+check_define (NczVariable *self, GError **error)
+{
+  NczDataset *ds = ncz_variable_get_dataset (self);
+  if (ds == NULL)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED,
+                   "the dataset of variable '%s' is gone", self->name);
+      return FALSE;
+    }
+  return ncz_dataset_check_writable (ds, error);
+}
+
+/**
+ * ncz_variable_set_chunk_sizes:
+ * @self: a variable
+ * @sizes: (array length=n_dims): chunk lengths, each at least 1
+ * @n_dims: must equal the rank
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_set_chunk_sizes (NczVariable *self, const guint64 *sizes,
+                              guint n_dims, GError **error)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  if (!check_define (self, error))
+    return FALSE;
+  if (n_dims != self->dimensions->len)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': %u chunk sizes given for rank %u",
+                   self->name, n_dims, self->dimensions->len);
+      return FALSE;
+    }
+  for (guint i = 0; i < n_dims; i++)
+    if (sizes[i] == 0)
+      {
+        g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                     "variable '%s': chunk size %u is zero", self->name, i);
+        return FALSE;
+      }
+  g_mutex_lock (&self->lock);
+  g_free (self->chunks);
+  self->chunks = n_dims ? g_memdup2 (sizes, n_dims * sizeof (guint64)) : NULL;
+  self->contiguous = FALSE;
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+/**
+ * ncz_variable_get_contiguous:
+ * @self: a variable
+ *
+ * Returns: whether contiguous storage was requested (stored as one chunk)
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_get_contiguous (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  return self->contiguous;
+}
+
+/**
+ * ncz_variable_set_contiguous:
+ * @self: a variable
+ * @contiguous: %TRUE to store the variable as a single chunk
+ * @error: return location for a #GError
+ *
+ * NCZarr has no contiguous storage: a contiguous variable is one chunk
+ * covering the whole shape.
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_set_contiguous (NczVariable *self, gboolean contiguous, GError **error)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  if (!check_define (self, error))
+    return FALSE;
+  self->contiguous = contiguous;
+  if (contiguous && self->dimensions->len > 0)
+    {
+      g_mutex_lock (&self->lock);
+      g_free (self->chunks);
+      self->chunks = g_new (guint64, self->dimensions->len);
+      for (guint i = 0; i < self->dimensions->len; i++)
+        self->chunks[i] = MAX (1, ncz_dimension_get_length (g_ptr_array_index (self->dimensions, i)));
+      g_mutex_unlock (&self->lock);
+    }
+  return TRUE;
+}
+
+/**
+ * ncz_variable_get_fill_value:
+ * @self: a variable
+ *
+ * The value unwritten elements read as: the user's fill value, or the
+ * netCDF default fill of the type. Numeric and char values are in native
+ * byte order; for a string variable, the UTF-8 string with its NUL.
+ *
+ * Returns: (transfer full): the fill value
+ * Since: 1.0
+ */
+GBytes *
+ncz_variable_get_fill_value (NczVariable *self)
+{
+  GBytes *fill;
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  g_mutex_lock (&self->lock);
+  fill = self->fill ? g_bytes_ref (self->fill) : ncz_type_get_default_fill (self->type);
+  g_mutex_unlock (&self->lock);
+  return fill;
+}
+
+/**
+ * ncz_variable_has_user_fill_value:
+ * @self: a variable
+ *
+ * Returns: whether a fill value was set (the `_FillValue` attribute)
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_has_user_fill_value (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  return self->fill != NULL;
+}
+
+static NczAttribute *
+fill_attribute (NczVariable *self, GBytes *value)
+{
+  if (self->type == NCZ_TYPE_STRING)
+    {
+      gsize n;
+      const char *s = g_bytes_get_data (value, &n);
+      g_autofree char *str = g_strndup (s ? s : "", n);
+      const char *strs[] = { str, NULL };
+      return ncz_attribute_new_strings ("_FillValue", strs, 1);
+    }
+  return ncz_attribute_new ("_FillValue", self->type, value, NULL);
+}
+
+/**
+ * ncz_variable_set_fill_value:
+ * @self: a variable
+ * @value: (nullable): one value of the variable's type in native byte
+ *   order (for strings: UTF-8 text), or %NULL to return to the default
+ * @error: return location for a #GError
+ *
+ * Sets the fill value; it also appears as the `_FillValue` attribute.
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_set_fill_value (NczVariable *self, GBytes *value, GError **error)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  if (!check_define (self, error))
+    return FALSE;
+  if (value && self->type != NCZ_TYPE_STRING &&
+      g_bytes_get_size (value) != ncz_type_get_size (self->type))
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': fill value of %" G_GSIZE_FORMAT " bytes for type %s",
+                   self->name, g_bytes_get_size (value), ncz_type_get_name (self->type));
+      return FALSE;
+    }
+  g_mutex_lock (&self->lock);
+  g_clear_pointer (&self->fill, g_bytes_unref);
+  if (value)
+    self->fill = g_bytes_ref (value);
+  g_mutex_unlock (&self->lock);
+  if (value)
+    {
+      g_autoptr(NczAttribute) attr = fill_attribute (self, value);
+      ncz_attr_list_set (self->attributes, attr);
+    }
+  else
+    ncz_attr_list_remove (self->attributes, "_FillValue");
+  return TRUE;
+}
+
+/**
+ * ncz_variable_get_no_fill:
+ * @self: a variable
+ *
+ * Returns: whether the variable has no fill value (Zarr `fill_value: null`)
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_get_no_fill (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  return self->no_fill;
+}
+
+/**
+ * ncz_variable_set_no_fill:
+ * @self: a variable
+ * @no_fill: %TRUE for no fill value
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_set_no_fill (NczVariable *self, gboolean no_fill, GError **error)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  if (!check_define (self, error))
+    return FALSE;
+  self->no_fill = !!no_fill;
+  return TRUE;
+}
+
+/**
+ * ncz_variable_get_endianness:
+ * @self: a variable
+ *
+ * Returns: the storage byte order
+ * Since: 1.0
+ */
+NczEndianness
+ncz_variable_get_endianness (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NCZ_ENDIANNESS_NATIVE);
+  return self->endianness;
+}
+
+/**
+ * ncz_variable_set_endianness:
+ * @self: a variable
+ * @endianness: the storage byte order
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_set_endianness (NczVariable *self, NczEndianness endianness,
+                             GError **error)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  if (!check_define (self, error))
+    return FALSE;
+  self->endianness = endianness;
+  return TRUE;
+}
+
+static gint64
+int_attribute (NczAttribute *a)
+{
+  if (a == NULL || ncz_attribute_get_length (a) < 1 ||
+      !ncz_type_is_integer (ncz_attribute_get_value_type (a)))
+    return -1;
+  return ncz_attribute_get_int64 (a, 0);
+}
+
+/**
+ * ncz_variable_get_max_string_length:
+ * @self: a variable
+ *
+ * The width of the fixed-length strings a string variable is stored as:
+ * its `_nczarr_maxstrlen` attribute, else the root group's
+ * `_nczarr_default_maxstrlen`, else %NCZ_DEFAULT_MAX_STRLEN.
+ *
+ * Returns: the width in bytes
+ * Since: 1.0
+ */
+guint
+ncz_variable_get_max_string_length (NczVariable *self)
+{
+  gint64 n;
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NCZ_DEFAULT_MAX_STRLEN);
+  n = int_attribute (ncz_attr_list_find (self->attributes, "_nczarr_maxstrlen"));
+  if (n <= 0 && self->group)
+    {
+      NczGroup *root = self->group;
+      while (ncz_group_get_parent (root))
+        root = ncz_group_get_parent (root);
+      n = int_attribute (ncz_group_get_attribute (root, "_nczarr_default_maxstrlen"));
+    }
+  if (n <= 0 || n > G_MAXINT32)
+    n = NCZ_DEFAULT_MAX_STRLEN;
+  return (guint) n;
+}
+
+/**
+ * ncz_variable_get_storage_element_size:
+ * @self: a variable
+ *
+ * Returns: bytes per element in a chunk: the type size, or the string
+ *   width for a string variable
+ * Since: 1.0
+ */
+gsize
+ncz_variable_get_storage_element_size (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), 0);
+  if (self->type == NCZ_TYPE_STRING)
+    return ncz_variable_get_max_string_length (self);
+  return ncz_type_get_size (self->type);
+}
+
+guint64
+ncz_variable_get_chunk_n_elements (NczVariable *self)
+{
+  guint n;
+  const guint64 *c = ncz_variable_get_chunk_sizes (self, &n);
+  guint64 total = 1;
+  for (guint i = 0; i < n; i++)
+    {
+      if (c[i] != 0 && total > G_MAXUINT64 / c[i])
+        return G_MAXUINT64;
+      total *= c[i];
+    }
+  return total;
+}
+
+gsize
+ncz_variable_get_chunk_n_bytes (NczVariable *self)
+{
+  guint64 n = ncz_variable_get_chunk_n_elements (self);
+  gsize es = ncz_variable_get_storage_element_size (self);
+  if (n == G_MAXUINT64 || (es != 0 && n > G_MAXSIZE / es))
+    return G_MAXSIZE;
+  return n * es;
+}
+
+void
+ncz_variable_set_filters (NczVariable *self, GPtrArray *filters)
+{
+  g_return_if_fail (NCZ_IS_VARIABLE (self));
+  g_clear_pointer (&self->filters, g_ptr_array_unref);
+  self->filters = filters;
+}
+
+GPtrArray *
+ncz_variable_peek_filters (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  return self->filters;
+}
+
+void
+ncz_variable_set_zero_dim (NczVariable *self, gboolean zero_dim)
+{
+  self->zero_dim = zero_dim;
+}
+
+gboolean
+ncz_variable_is_zero_dim (NczVariable *self)
+{
+  return self->zero_dim;
+}
+
+/**
+ * ncz_variable_get_n_codecs:
+ * @self: a variable
+ *
+ * Returns: the number of codecs in the filter chain
+ * Since: 1.0
+ */
+guint
+ncz_variable_get_n_codecs (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), 0);
+  return self->filters ? self->filters->len : 0;
+}
+
+/**
+ * ncz_variable_get_codecs_json:
+ * @self: a variable
+ *
+ * The filter chain as a JSON array of codec dicts in chain order, as
+ * the `_Codecs` virtual attribute shows it (`[]` when there are none).
+ *
+ * Returns: (transfer full): JSON text
+ * Since: 1.0
+ */
+char *
+ncz_variable_get_codecs_json (NczVariable *self)
+{
+  GString *s;
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  s = g_string_new ("[");
+  for (guint i = 0; self->filters && i < self->filters->len; i++)
+    {
+      NczFilterSpec *f = g_ptr_array_index (self->filters, i);
+      if (i > 0)
+        g_string_append_c (s, ',');
+      g_string_append (s, f->json ? f->json : "null");
+    }
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * ncz_variable_get_attributes:
+ * @self: a variable
+ *
+ * Returns: (transfer container) (element-type NczAttribute): the
+ *   attributes in definition order
+ * Since: 1.0
+ */
+GPtrArray *
+ncz_variable_get_attributes (NczVariable *self)
+{
+  GPtrArray *out;
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  out = g_ptr_array_new_full (self->attributes->len, g_object_unref);
+  for (guint i = 0; i < self->attributes->len; i++)
+    g_ptr_array_add (out, g_object_ref (g_ptr_array_index (self->attributes, i)));
+  return out;
+}
+
+/**
+ * ncz_variable_get_attribute:
+ * @self: a variable
+ * @name: an attribute name
+ *
+ * Returns: (transfer none) (nullable): the attribute
+ * Since: 1.0
+ */
+NczAttribute *
+ncz_variable_get_attribute (NczVariable *self, const char *name)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  return ncz_attr_list_find (self->attributes, name);
+}
+
+/**
+ * ncz_variable_set_attribute:
+ * @self: a variable
+ * @attribute: the attribute; replaces one of the same name in its place
+ * @error: return location for a #GError
+ *
+ * Setting `_FillValue` (one value of the variable's type) also sets the
+ * fill value.
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_set_attribute (NczVariable *self, NczAttribute *attribute,
+                            GError **error)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  g_return_val_if_fail (NCZ_IS_ATTRIBUTE (attribute), FALSE);
+  if (!check_define (self, error))
+    return FALSE;
+  if (g_str_equal (ncz_attribute_get_name (attribute), "_FillValue"))
+    {
+      g_autoptr(GBytes) value = NULL;
+      if (ncz_attribute_get_value_type (attribute) != self->type ||
+          ncz_attribute_get_length (attribute) != 1)
+        {
+          g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                       "variable '%s': _FillValue must be one %s value",
+                       self->name, ncz_type_get_name (self->type));
+          return FALSE;
+        }
+      if (self->type == NCZ_TYPE_STRING)
+        {
+          const char *s = ncz_attribute_get_strings (attribute)[0];
+          value = g_bytes_new (s, strlen (s) + 1);
+        }
+      else
+        value = ncz_attribute_get_data (attribute);
+      return ncz_variable_set_fill_value (self, value, error);
+    }
+  ncz_attr_list_set (self->attributes, attribute);
+  return TRUE;
+}
+
+/**
+ * ncz_variable_remove_attribute:
+ * @self: a variable
+ * @name: an attribute name
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; %NCZ_DATASET_ERROR_NOT_FOUND if absent
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_remove_attribute (NczVariable *self, const char *name, GError **error)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  if (!check_define (self, error))
+    return FALSE;
+  if (g_str_equal (name, "_FillValue") && self->fill)
+    return ncz_variable_set_fill_value (self, NULL, error);
+  if (!ncz_attr_list_remove (self->attributes, name))
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_NOT_FOUND,
+                   "variable '%s' has no attribute '%s'", self->name, name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- hyperslab I/O ---- */
+
+/* Validates a hyperslab; fills the effective stride and the number of
+ * selected elements. For writes, unlimited dimensions may grow. */
+static gboolean
+check_slab (NczVariable *self, guint n_dims, const guint64 *start,
+            const guint64 *count, const gint64 *stride, gboolean for_write,
+            gint64 *stride_out, guint64 *n_out, GError **error)
+{
+  guint64 n = 1;
+
+  if (n_dims != self->dimensions->len)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s' has rank %u, hyperslab has %u dimensions",
+                   self->name, self->dimensions->len, n_dims);
+      return FALSE;
+    }
+  for (guint i = 0; i < n_dims; i++)
+    {
+      NczDimension *d = g_ptr_array_index (self->dimensions, i);
+      guint64 len = ncz_dimension_get_length (d);
+      gint64 st = stride ? stride[i] : 1;
+      if (st < 1)
+        {
+          g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                       "variable '%s': stride %" G_GINT64_FORMAT " along dimension %u must be positive",
+                       self->name, st, i);
+          return FALSE;
+        }
+      stride_out[i] = st;
+      if (count[i] == 0)
+        {
+          n = 0;
+          continue;
+        }
+      guint64 last;
+      if ((count[i] - 1) > G_MAXUINT64 / (guint64) st ||
+          start[i] > G_MAXUINT64 - (count[i] - 1) * (guint64) st)
+        last = G_MAXUINT64;
+      else
+        last = start[i] + (count[i] - 1) * (guint64) st;
+      if (last >= len && !(for_write && ncz_dimension_is_unlimited (d) && last < G_MAXUINT64 / 2))
+        {
+          g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                       "variable '%s': hyperslab [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+                       "] is outside dimension '%s' of length %" G_GUINT64_FORMAT,
+                       self->name, start[i], last, ncz_dimension_get_name (d), len);
+          return FALSE;
+        }
+      if (n != 0 && count[i] > G_MAXUINT64 / n)
+        n = G_MAXUINT64;
+      else
+        n *= count[i];
+    }
+  *n_out = n;
+  return TRUE;
+}
+
+static NczFormat *
+get_format (NczVariable *self, GError **error)
+{
+  NczDataset *ds = ncz_variable_get_dataset (self);
+  if (ds == NULL)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED,
+                   "the dataset of variable '%s' is gone", self->name);
+      return NULL;
+    }
+  return ncz_dataset_get_format (ds);
+}
+
+static gboolean
+slab_read_storage (NczVariable *self, guint n_dims, const guint64 *start,
+                   const guint64 *count, const gint64 *stride, guint8 *storage,
+                   GCancellable *cancellable, GError **error)
+{
+  NczFormat *format = get_format (self, error);
+  NczFormatInterface *iface;
+  if (format == NULL)
+    return FALSE;
+  iface = NCZ_FORMAT_GET_IFACE (format);
+  if (iface->read_slab)
+    return iface->read_slab (format, self, start, count, stride, storage, cancellable, error);
+  return ncz_slab_read (self, format, start, count, stride, storage, cancellable, error);
+}
+
+static gboolean
+grow_unlimited (NczVariable *self, const guint64 *start, const guint64 *count,
+                const gint64 *stride)
+{
+  for (guint i = 0; i < self->dimensions->len; i++)
+    {
+      NczDimension *d = g_ptr_array_index (self->dimensions, i);
+      if (count[i] == 0 || !ncz_dimension_is_unlimited (d))
+        continue;
+      guint64 last = start[i] + (count[i] - 1) * (guint64) stride[i];
+      if (last >= ncz_dimension_get_length (d))
+        ncz_dimension_set_length_internal (d, last + 1);
+    }
+  return TRUE;
+}
+
+static gboolean
+slab_write_storage (NczVariable *self, guint n_dims, const guint64 *start,
+                    const guint64 *count, const gint64 *stride,
+                    const guint8 *storage, GCancellable *cancellable,
+                    GError **error)
+{
+  NczFormat *format = get_format (self, error);
+  NczDataset *ds = ncz_variable_get_dataset (self);
+  NczFormatInterface *iface;
+  if (format == NULL || !ncz_dataset_check_writable (ds, error))
+    return FALSE;
+  grow_unlimited (self, start, count, stride);
+  iface = NCZ_FORMAT_GET_IFACE (format);
+  if (iface->write_slab)
+    return iface->write_slab (format, self, start, count, stride, storage, cancellable, error);
+  return ncz_slab_write (self, format, start, count, stride, storage, cancellable, error);
+}
+
+/**
+ * ncz_variable_read: (skip)
+ * @self: a variable
+ * @n_dims: the rank of the variable
+ * @start: (array length=n_dims): first index along each dimension
+ * @count: (array length=n_dims): number of elements along each dimension
+ * @stride: (array length=n_dims) (nullable): step along each dimension, %NULL for 1
+ * @buffer: where the values go, C order, native byte order; for a string
+ *   variable an array of `char *` the caller frees with g_free()
+ * @buffer_size: size of @buffer in bytes
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Reads a hyperslab. Elements never written read as the fill value.
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_read (NczVariable *self, guint n_dims, const guint64 *start,
+                   const guint64 *count, const gint64 *stride, gpointer buffer,
+                   gsize buffer_size, GCancellable *cancellable, GError **error)
+{
+  g_autofree gint64 *st = NULL;
+  guint64 n;
+  gsize tsize;
+
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  g_return_val_if_fail (n_dims == 0 || (start != NULL && count != NULL), FALSE);
+  st = g_new0 (gint64, MAX (n_dims, 1));
+  if (!check_slab (self, n_dims, start, count, stride, FALSE, st, &n, error))
+    return FALSE;
+  tsize = ncz_type_get_size (self->type);
+  if (n > G_MAXSIZE / tsize || buffer_size < n * tsize)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': buffer of %" G_GSIZE_FORMAT " bytes is too small for %"
+                   G_GUINT64_FORMAT " values", self->name, buffer_size, n);
+      return FALSE;
+    }
+  if (n == 0)
+    return TRUE;
+  if (self->type != NCZ_TYPE_STRING)
+    return slab_read_storage (self, n_dims, start, count, st, buffer, cancellable, error);
+
+  /* Strings: read fixed-width storage, then make C strings */
+  gsize width = ncz_variable_get_storage_element_size (self);
+  if (n > G_MAXSIZE / width)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': hyperslab too large", self->name);
+      return FALSE;
+    }
+  g_autofree guint8 *storage = g_try_malloc (n * width);
+  if (storage == NULL)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
+                   "variable '%s': out of memory for %" G_GUINT64_FORMAT " strings",
+                   self->name, n);
+      return FALSE;
+    }
+  if (!slab_read_storage (self, n_dims, start, count, st, storage, cancellable, error))
+    return FALSE;
+  char **out = buffer;
+  for (guint64 i = 0; i < n; i++)
+    {
+      const char *s = (const char *) storage + i * width;
+      out[i] = g_strndup (s, strnlen (s, width));
+    }
+  return TRUE;
+}
+
+/**
+ * ncz_variable_write: (skip)
+ * @self: a variable
+ * @n_dims: the rank of the variable
+ * @start: (array length=n_dims): first index along each dimension
+ * @count: (array length=n_dims): number of elements along each dimension
+ * @stride: (array length=n_dims) (nullable): step along each dimension, %NULL for 1
+ * @buffer: the values, C order, native byte order; for a string variable
+ *   an array of `const char *` (strings longer than the variable's width
+ *   are truncated)
+ * @buffer_size: size of @buffer in bytes
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Writes a hyperslab; chunks partly covered are read, modified and written.
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_write (NczVariable *self, guint n_dims, const guint64 *start,
+                    const guint64 *count, const gint64 *stride, gconstpointer buffer,
+                    gsize buffer_size, GCancellable *cancellable, GError **error)
+{
+  g_autofree gint64 *st = NULL;
+  guint64 n;
+  gsize tsize;
+
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  g_return_val_if_fail (n_dims == 0 || (start != NULL && count != NULL), FALSE);
+  st = g_new0 (gint64, MAX (n_dims, 1));
+  if (!check_slab (self, n_dims, start, count, stride, TRUE, st, &n, error))
+    return FALSE;
+  tsize = ncz_type_get_size (self->type);
+  if (n > G_MAXSIZE / tsize || buffer_size < n * tsize)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': buffer of %" G_GSIZE_FORMAT " bytes is too small for %"
+                   G_GUINT64_FORMAT " values", self->name, buffer_size, n);
+      return FALSE;
+    }
+  if (n == 0)
+    return TRUE;
+  if (self->type != NCZ_TYPE_STRING)
+    return slab_write_storage (self, n_dims, start, count, st, buffer, cancellable, error);
+
+  gsize width = ncz_variable_get_storage_element_size (self);
+  if (n > G_MAXSIZE / width)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': hyperslab too large", self->name);
+      return FALSE;
+    }
+  g_autofree guint8 *storage = g_try_malloc0 (n * width);
+  if (storage == NULL)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
+                   "variable '%s': out of memory for %" G_GUINT64_FORMAT " strings",
+                   self->name, n);
+      return FALSE;
+    }
+  const char * const *in = buffer;
+  for (guint64 i = 0; i < n; i++)
+    if (in[i])
+      memcpy (storage + i * width, in[i], strnlen (in[i], width));
+  return slab_write_storage (self, n_dims, start, count, st, storage, cancellable, error);
+}
+
+static guint64
+count_elements (guint n_dims, const guint64 *count)
+{
+  guint64 n = 1;
+  for (guint i = 0; i < n_dims; i++)
+    {
+      if (count[i] != 0 && n > G_MAXUINT64 / count[i])
+        return G_MAXUINT64;
+      n *= count[i];
+    }
+  return n;
+}
+
+/**
+ * ncz_variable_read_bytes:
+ * @self: a numeric or char variable
+ * @n_dims: the rank of the variable
+ * @start: (array length=n_dims): first index along each dimension
+ * @count: (array length=n_dims): number of elements along each dimension
+ * @stride: (array length=n_dims) (nullable): step along each dimension
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the values, C order, native byte order
+ * Since: 1.0
+ */
+GBytes *
+ncz_variable_read_bytes (NczVariable *self, guint n_dims, const guint64 *start,
+                         const guint64 *count, const gint64 *stride,
+                         GCancellable *cancellable, GError **error)
+{
+  guint64 n;
+  gsize tsize, size;
+  gpointer buf;
+
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  if (self->type == NCZ_TYPE_STRING)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s' holds strings: use ncz_variable_read_strings()",
+                   self->name);
+      return NULL;
+    }
+  if (n_dims != self->dimensions->len)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s' has rank %u, hyperslab has %u dimensions",
+                   self->name, self->dimensions->len, n_dims);
+      return NULL;
+    }
+  n = count_elements (n_dims, count);
+  tsize = ncz_type_get_size (self->type);
+  if (n > G_MAXSIZE / tsize)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': hyperslab too large", self->name);
+      return NULL;
+    }
+  size = n * tsize;
+  buf = g_try_malloc (MAX (size, 1));
+  if (buf == NULL)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
+                   "variable '%s': out of memory for %" G_GSIZE_FORMAT " bytes",
+                   self->name, size);
+      return NULL;
+    }
+  if (!ncz_variable_read (self, n_dims, start, count, stride, buf, size, cancellable, error))
+    {
+      g_free (buf);
+      return NULL;
+    }
+  return g_bytes_new_take (buf, size);
+}
+
+typedef struct {
+  guint n_dims;
+  guint64 *start;
+  guint64 *count;
+  gint64 *stride;
+} SlabArgs;
+
+static void
+slab_args_free (SlabArgs *a)
+{
+  g_free (a->start);
+  g_free (a->count);
+  g_free (a->stride);
+  g_free (a);
+}
+
+static void
+read_bytes_thread (GTask *task, gpointer source, gpointer task_data,
+                   GCancellable *cancellable)
+{
+  SlabArgs *a = task_data;
+  GError *error = NULL;
+  GBytes *b = ncz_variable_read_bytes (NCZ_VARIABLE (source), a->n_dims, a->start,
+                                       a->count, a->stride, cancellable, &error);
+  if (b)
+    g_task_return_pointer (task, b, (GDestroyNotify) g_bytes_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * ncz_variable_read_bytes_async:
+ * @self: a numeric or char variable
+ * @n_dims: the rank of the variable
+ * @start: (array length=n_dims): first index along each dimension
+ * @count: (array length=n_dims): number of elements along each dimension
+ * @stride: (array length=n_dims) (nullable): step along each dimension
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * Reads a hyperslab in a worker thread.
+ *
+ * Since: 1.0
+ */
+void
+ncz_variable_read_bytes_async (NczVariable *self, guint n_dims,
+                               const guint64 *start, const guint64 *count,
+                               const gint64 *stride, GCancellable *cancellable,
+                               GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  SlabArgs *a;
+
+  g_return_if_fail (NCZ_IS_VARIABLE (self));
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ncz_variable_read_bytes_async);
+  a = g_new0 (SlabArgs, 1);
+  a->n_dims = n_dims;
+  a->start = g_memdup2 (start, sizeof (guint64) * n_dims);
+  a->count = g_memdup2 (count, sizeof (guint64) * n_dims);
+  a->stride = stride ? g_memdup2 (stride, sizeof (gint64) * n_dims) : NULL;
+  g_task_set_task_data (task, a, (GDestroyNotify) slab_args_free);
+  g_task_run_in_thread (task, read_bytes_thread);
+}
+
+/**
+ * ncz_variable_read_bytes_finish:
+ * @self: a variable
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the values, as ncz_variable_read_bytes()
+ * Since: 1.0
+ */
+GBytes *
+ncz_variable_read_bytes_finish (NczVariable *self, GAsyncResult *result,
+                                GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == ncz_variable_read_bytes_async, NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * ncz_variable_write_bytes:
+ * @self: a numeric or char variable
+ * @n_dims: the rank of the variable
+ * @start: (array length=n_dims): first index along each dimension
+ * @count: (array length=n_dims): number of elements along each dimension
+ * @stride: (array length=n_dims) (nullable): step along each dimension
+ * @data: the values, C order, native byte order
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_write_bytes (NczVariable *self, guint n_dims, const guint64 *start,
+                          const guint64 *count, const gint64 *stride, GBytes *data,
+                          GCancellable *cancellable, GError **error)
+{
+  gsize size;
+  gconstpointer p;
+
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
+  if (self->type == NCZ_TYPE_STRING)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s' holds strings: use ncz_variable_write_strings()",
+                   self->name);
+      return FALSE;
+    }
+  p = g_bytes_get_data (data, &size);
+  if (n_dims == self->dimensions->len &&
+      size != count_elements (n_dims, count) * ncz_type_get_size (self->type))
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': %" G_GSIZE_FORMAT " bytes given for %" G_GUINT64_FORMAT " values",
+                   self->name, size, count_elements (n_dims, count));
+      return FALSE;
+    }
+  return ncz_variable_write (self, n_dims, start, count, stride, p ? p : "", size,
+                             cancellable, error);
+}
+
+/**
+ * ncz_variable_read_strings:
+ * @self: a string variable
+ * @n_dims: the rank of the variable
+ * @start: (array length=n_dims): first index along each dimension
+ * @count: (array length=n_dims): number of elements along each dimension
+ * @stride: (array length=n_dims) (nullable): step along each dimension
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the strings
+ * Since: 1.0
+ */
+char **
+ncz_variable_read_strings (NczVariable *self, guint n_dims, const guint64 *start,
+                           const guint64 *count, const gint64 *stride,
+                           GCancellable *cancellable, GError **error)
+{
+  guint64 n;
+  char **out;
+
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  if (self->type != NCZ_TYPE_STRING || n_dims != self->dimensions->len)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': not a string variable of rank %u", self->name, n_dims);
+      return NULL;
+    }
+  n = count_elements (n_dims, count);
+  if (n >= G_MAXSIZE / sizeof (char *))
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': hyperslab too large", self->name);
+      return NULL;
+    }
+  out = g_try_new0 (char *, n + 1);
+  if (out == NULL)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
+                   "variable '%s': out of memory", self->name);
+      return NULL;
+    }
+  if (!ncz_variable_read (self, n_dims, start, count, stride, out,
+                          n * sizeof (char *), cancellable, error))
+    {
+      g_free (out);
+      return NULL;
+    }
+  return out;
+}
+
+/**
+ * ncz_variable_write_strings:
+ * @self: a string variable
+ * @n_dims: the rank of the variable
+ * @start: (array length=n_dims): first index along each dimension
+ * @count: (array length=n_dims): number of elements along each dimension
+ * @stride: (array length=n_dims) (nullable): step along each dimension
+ * @strings: (array zero-terminated=1): the strings, one per element
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_write_strings (NczVariable *self, guint n_dims, const guint64 *start,
+                            const guint64 *count, const gint64 *stride,
+                            const char * const *strings, GCancellable *cancellable,
+                            GError **error)
+{
+  guint64 n;
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  g_return_val_if_fail (strings != NULL, FALSE);
+  if (self->type != NCZ_TYPE_STRING || n_dims != self->dimensions->len)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': not a string variable of rank %u", self->name, n_dims);
+      return FALSE;
+    }
+  n = count_elements (n_dims, count);
+  if (g_strv_length ((char **) strings) < n)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': %u strings given for %" G_GUINT64_FORMAT " elements",
+                   self->name, g_strv_length ((char **) strings), n);
+      return FALSE;
+    }
+  return ncz_variable_write (self, n_dims, start, count, stride, strings,
+                             n * sizeof (char *), cancellable, error);
+}

@@ -1,0 +1,86 @@
+/* ncz-dataset.h: an open dataset
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#pragma once
+
+#if !defined(__NCZ_H_INSIDE__) && !defined(NCZ_COMPILATION)
+#error "Only <ncz/ncz.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+#include <ncz/ncz-group.h>
+#include <ncz/ncz-url.h>
+#include <ncz/ncz-store.h>
+
+G_BEGIN_DECLS
+
+typedef struct _NczFormat NczFormat;
+
+/**
+ * NczOpenFlags:
+ * @NCZ_OPEN_READ: open read-only
+ * @NCZ_OPEN_WRITE: open for reading and writing
+ *
+ * How ncz_dataset_open() opens a dataset.
+ */
+typedef enum /*< flags >*/ {
+  NCZ_OPEN_READ = 0,
+  NCZ_OPEN_WRITE = 1 << 0,
+} NczOpenFlags;
+
+/**
+ * NczCreateFlags:
+ * @NCZ_CREATE_DEFAULT: replace whatever is at the URL
+ * @NCZ_CREATE_NO_CLOBBER: fail if something already exists at the URL
+ *
+ * How ncz_dataset_create() creates a dataset.
+ */
+typedef enum /*< flags >*/ {
+  NCZ_CREATE_DEFAULT = 0,
+  NCZ_CREATE_NO_CLOBBER = 1 << 0,
+} NczCreateFlags;
+
+#define NCZ_TYPE_DATASET (ncz_dataset_get_type ())
+NCZ_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (NczDataset, ncz_dataset, NCZ, DATASET, GObject)
+
+NCZ_AVAILABLE_IN_ALL
+NczDataset *ncz_dataset_open (const char *url, NczOpenFlags flags,
+                              GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+void ncz_dataset_open_async (const char *url, NczOpenFlags flags,
+                             GCancellable *cancellable,
+                             GAsyncReadyCallback callback, gpointer user_data);
+NCZ_AVAILABLE_IN_ALL
+NczDataset *ncz_dataset_open_finish (GAsyncResult *result, GError **error);
+NCZ_AVAILABLE_IN_ALL
+NczDataset *ncz_dataset_create (const char *url, NczCreateFlags flags,
+                                GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+NczDataset *ncz_dataset_open_store (NczStore *store, NczUrl *url,
+                                    NczOpenFlags flags,
+                                    GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+NczDataset *ncz_dataset_create_in_store (NczStore *store, NczUrl *url,
+                                         GCancellable *cancellable,
+                                         GError **error);
+
+NCZ_AVAILABLE_IN_ALL
+NczGroup *ncz_dataset_get_root_group (NczDataset *self);
+NCZ_AVAILABLE_IN_ALL
+NczUrl *ncz_dataset_get_url (NczDataset *self);
+NCZ_AVAILABLE_IN_ALL
+NczStore *ncz_dataset_get_store (NczDataset *self);
+NCZ_AVAILABLE_IN_ALL
+NczFormat *ncz_dataset_get_format (NczDataset *self);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_dataset_is_writable (NczDataset *self);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_dataset_sync (NczDataset *self, GCancellable *cancellable,
+                           GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_dataset_close (NczDataset *self, GCancellable *cancellable,
+                            GError **error);
+
+G_END_DECLS

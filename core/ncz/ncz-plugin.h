@@ -1,0 +1,73 @@
+/* ncz-plugin.h: what a plugin module exports
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#pragma once
+
+#if !defined(__NCZ_H_INSIDE__) && !defined(NCZ_COMPILATION)
+#error "Only <ncz/ncz.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+#include <ncz/ncz-registry.h>
+
+G_BEGIN_DECLS
+
+/**
+ * NCZ_PLUGIN_ABI:
+ *
+ * The plugin ABI version. A module built against another value is refused.
+ */
+#define NCZ_PLUGIN_ABI 1
+
+/**
+ * NczPluginDesc:
+ * @abi: must be %NCZ_PLUGIN_ABI
+ * @name: the plugin name; the module's entry point is
+ *   `ncz_plugin_<name>_describe`
+ * @version: the plugin version
+ * @license: SPDX license identifier
+ * @description: one line describing the plugin
+ * @register_func: registers the plugin's types with the registry
+ *
+ * Returned by a module's entry point.
+ */
+typedef struct {
+  guint abi;
+  const char *name;
+  const char *version;
+  const char *license;
+  const char *description;
+  gboolean (*register_func) (NczRegistry *registry, GError **error);
+  /*< private >*/
+  gpointer padding[4];
+} NczPluginDesc;
+
+/**
+ * NczPluginInfo:
+ *
+ * What the registry knows of one plugin module (from its manifest, and
+ * after loading, from the module itself).
+ */
+#define NCZ_TYPE_PLUGIN_INFO (ncz_plugin_info_get_type ())
+NCZ_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (NczPluginInfo, ncz_plugin_info, NCZ, PLUGIN_INFO, GObject)
+
+NCZ_AVAILABLE_IN_ALL
+const char *ncz_plugin_info_get_name (NczPluginInfo *self);
+NCZ_AVAILABLE_IN_ALL
+const char *ncz_plugin_info_get_filename (NczPluginInfo *self);
+NCZ_AVAILABLE_IN_ALL
+const char *ncz_plugin_info_get_manifest_path (NczPluginInfo *self);
+NCZ_AVAILABLE_IN_ALL
+const char *ncz_plugin_info_get_version (NczPluginInfo *self);
+NCZ_AVAILABLE_IN_ALL
+const char *ncz_plugin_info_get_description (NczPluginInfo *self);
+NCZ_AVAILABLE_IN_ALL
+const char * const *ncz_plugin_info_get_provides (NczPluginInfo *self);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_plugin_info_is_loaded (NczPluginInfo *self);
+NCZ_AVAILABLE_IN_ALL
+const GError *ncz_plugin_info_get_error (NczPluginInfo *self);
+
+G_END_DECLS

@@ -1,0 +1,99 @@
+/* ncz-registry.h: finds storage drivers, format backends and codecs
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#pragma once
+
+#if !defined(__NCZ_H_INSIDE__) && !defined(NCZ_COMPILATION)
+#error "Only <ncz/ncz.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+#include <ncz/ncz-codec.h>
+#include <ncz/ncz-format.h>
+#include <ncz/ncz-store.h>
+#include <ncz/ncz-url.h>
+
+G_BEGIN_DECLS
+
+/**
+ * NczFeatureKind:
+ * @NCZ_FEATURE_STORE: a storage driver ("store:file")
+ * @NCZ_FEATURE_FORMAT: a format backend ("format:nczarr")
+ * @NCZ_FEATURE_CODEC: a codec by Zarr id ("codec:zstd")
+ * @NCZ_FEATURE_HDF5_FILTER: a codec by HDF5 filter id ("hdf5-filter:32015")
+ *
+ * Kinds of feature a plugin provides.
+ */
+typedef enum {
+  NCZ_FEATURE_STORE,
+  NCZ_FEATURE_FORMAT,
+  NCZ_FEATURE_CODEC,
+  NCZ_FEATURE_HDF5_FILTER,
+} NczFeatureKind;
+
+/**
+ * NczPriority:
+ * @NCZ_PRIORITY_NONE: used only when nothing else provides the feature
+ * @NCZ_PRIORITY_FALLBACK: below the primary implementation
+ * @NCZ_PRIORITY_PRIMARY: the normal implementation
+ *
+ * Ranking between implementations of the same feature.
+ */
+typedef enum {
+  NCZ_PRIORITY_NONE = 0,
+  NCZ_PRIORITY_FALLBACK = 64,
+  NCZ_PRIORITY_PRIMARY = 256,
+} NczPriority;
+
+#define NCZ_TYPE_REGISTRY (ncz_registry_get_type ())
+NCZ_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (NczRegistry, ncz_registry, NCZ, REGISTRY, GObject)
+
+NCZ_AVAILABLE_IN_ALL
+NczRegistry *ncz_registry_get_default (void);
+NCZ_AVAILABLE_IN_ALL
+NczRegistry *ncz_registry_new (const char * const *search_path);
+
+NCZ_AVAILABLE_IN_ALL
+void ncz_registry_add_store (NczRegistry *self, const char *name, GType type,
+                             int priority);
+NCZ_AVAILABLE_IN_ALL
+void ncz_registry_add_format (NczRegistry *self, const char *name, GType type,
+                              int priority);
+NCZ_AVAILABLE_IN_ALL
+void ncz_registry_add_codec (NczRegistry *self, GType type,
+                             const char *codec_id, guint filter_id,
+                             int priority);
+
+NCZ_AVAILABLE_IN_ALL
+GType ncz_registry_lookup_store (NczRegistry *self, const char *name,
+                                 GError **error);
+NCZ_AVAILABLE_IN_ALL
+GType ncz_registry_lookup_format (NczRegistry *self, const char *name,
+                                  GError **error);
+NCZ_AVAILABLE_IN_ALL
+NczCodec *ncz_registry_lookup_codec (NczRegistry *self, const char *codec_id,
+                                     GError **error);
+NCZ_AVAILABLE_IN_ALL
+NczCodec *ncz_registry_lookup_codec_by_filter_id (NczRegistry *self,
+                                                  guint filter_id,
+                                                  GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_registry_has_feature (NczRegistry *self, NczFeatureKind kind,
+                                   const char *name);
+
+NCZ_AVAILABLE_IN_ALL
+NczStore *ncz_registry_open_store (NczRegistry *self, NczUrl *url,
+                                   guint flags, GCancellable *cancellable,
+                                   GError **error);
+NCZ_AVAILABLE_IN_ALL
+NczFormat *ncz_registry_new_format (NczRegistry *self, NczUrl *url,
+                                    NczStore *store, GError **error);
+
+NCZ_AVAILABLE_IN_ALL
+char **ncz_registry_get_search_path (NczRegistry *self);
+NCZ_AVAILABLE_IN_ALL
+GPtrArray *ncz_registry_list_plugins (NczRegistry *self);
+
+G_END_DECLS

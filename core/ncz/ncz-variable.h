@@ -1,0 +1,146 @@
+/* ncz-variable.h: a variable (Zarr array)
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#pragma once
+
+#if !defined(__NCZ_H_INSIDE__) && !defined(NCZ_COMPILATION)
+#error "Only <ncz/ncz.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+#include <ncz/ncz-type.h>
+#include <ncz/ncz-attribute.h>
+#include <ncz/ncz-dimension.h>
+
+G_BEGIN_DECLS
+
+#define NCZ_TYPE_VARIABLE (ncz_variable_get_type ())
+NCZ_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (NczVariable, ncz_variable, NCZ, VARIABLE, GObject)
+
+/**
+ * NCZ_DEFAULT_MAX_STRLEN:
+ *
+ * Width of fixed-length strings when neither `_nczarr_maxstrlen` nor
+ * `_nczarr_default_maxstrlen` says otherwise.
+ */
+#define NCZ_DEFAULT_MAX_STRLEN 128
+
+NCZ_AVAILABLE_IN_ALL
+const char *ncz_variable_get_name (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+char *ncz_variable_get_full_name (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+NczGroup *ncz_variable_get_group (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+NczType ncz_variable_get_value_type (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+guint ncz_variable_get_n_dimensions (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+NczDimension *ncz_variable_get_dimension (NczVariable *self, guint index);
+NCZ_AVAILABLE_IN_ALL
+GPtrArray *ncz_variable_get_dimensions (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+guint64 *ncz_variable_get_shape (NczVariable *self, guint *n_dims);
+NCZ_AVAILABLE_IN_ALL
+guint64 ncz_variable_get_n_elements (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_is_scalar (NczVariable *self);
+
+NCZ_AVAILABLE_IN_ALL
+const guint64 *ncz_variable_get_chunk_sizes (NczVariable *self, guint *n_dims);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_set_chunk_sizes (NczVariable *self, const guint64 *sizes,
+                                       guint n_dims, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_get_contiguous (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_set_contiguous (NczVariable *self, gboolean contiguous,
+                                      GError **error);
+
+NCZ_AVAILABLE_IN_ALL
+GBytes *ncz_variable_get_fill_value (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_set_fill_value (NczVariable *self, GBytes *value,
+                                      GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_has_user_fill_value (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_get_no_fill (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_set_no_fill (NczVariable *self, gboolean no_fill,
+                                   GError **error);
+
+NCZ_AVAILABLE_IN_ALL
+NczEndianness ncz_variable_get_endianness (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_set_endianness (NczVariable *self,
+                                      NczEndianness endianness,
+                                      GError **error);
+NCZ_AVAILABLE_IN_ALL
+guint ncz_variable_get_max_string_length (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+gsize ncz_variable_get_storage_element_size (NczVariable *self);
+
+NCZ_AVAILABLE_IN_ALL
+char *ncz_variable_get_codecs_json (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+guint ncz_variable_get_n_codecs (NczVariable *self);
+
+NCZ_AVAILABLE_IN_ALL
+GPtrArray *ncz_variable_get_attributes (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+NczAttribute *ncz_variable_get_attribute (NczVariable *self, const char *name);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_set_attribute (NczVariable *self, NczAttribute *attribute,
+                                     GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_remove_attribute (NczVariable *self, const char *name,
+                                        GError **error);
+
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_read (NczVariable *self, guint n_dims,
+                            const guint64 *start, const guint64 *count,
+                            const gint64 *stride, gpointer buffer,
+                            gsize buffer_size, GCancellable *cancellable,
+                            GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_write (NczVariable *self, guint n_dims,
+                             const guint64 *start, const guint64 *count,
+                             const gint64 *stride, gconstpointer buffer,
+                             gsize buffer_size, GCancellable *cancellable,
+                             GError **error);
+NCZ_AVAILABLE_IN_ALL
+GBytes *ncz_variable_read_bytes (NczVariable *self, guint n_dims,
+                                 const guint64 *start, const guint64 *count,
+                                 const gint64 *stride,
+                                 GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+void ncz_variable_read_bytes_async (NczVariable *self, guint n_dims,
+                                    const guint64 *start, const guint64 *count,
+                                    const gint64 *stride,
+                                    GCancellable *cancellable,
+                                    GAsyncReadyCallback callback,
+                                    gpointer user_data);
+NCZ_AVAILABLE_IN_ALL
+GBytes *ncz_variable_read_bytes_finish (NczVariable *self, GAsyncResult *result,
+                                        GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_write_bytes (NczVariable *self, guint n_dims,
+                                   const guint64 *start, const guint64 *count,
+                                   const gint64 *stride, GBytes *data,
+                                   GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+char **ncz_variable_read_strings (NczVariable *self, guint n_dims,
+                                  const guint64 *start, const guint64 *count,
+                                  const gint64 *stride,
+                                  GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_write_strings (NczVariable *self, guint n_dims,
+                                     const guint64 *start, const guint64 *count,
+                                     const gint64 *stride,
+                                     const char * const *strings,
+                                     GCancellable *cancellable, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,16 @@
+/* ncz-file-store.h: directory-tree storage driver (not installed)
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#pragma once
+
+#include <ncz/ncz.h>
+
+G_BEGIN_DECLS
+
+#define NCZ_TYPE_FILE_STORE (ncz_file_store_get_type ())
+G_DECLARE_FINAL_TYPE (NczFileStore, ncz_file_store, NCZ, FILE_STORE, GObject)
+
+NCZ_PLUGIN_EXPORT const NczPluginDesc *ncz_plugin_file_describe (void);
+
+G_END_DECLS

@@ -1,0 +1,638 @@
+/* test-file-store.c: the directory-tree store
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+#include <gmodule.h>
+
+#include "ncz-file-store.h"
+#include "store-checks.h"
+
+typedef struct {
+  char *base;       /* a scratch directory holding the store and nothing else */
+  char *root;       /* base/store */
+  NczStore *store;  /* root opened with NCZ_STORE_CREATE */
+} Fixture;
+
+static NczStore *
+open_store (const char *path,
+            guint       flags,
+            GError    **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *uri = g_filename_to_uri (path, NULL, &local_error);
+  g_autofree char *text = NULL;
+  g_autoptr(NczUrl) url = NULL;
+
+  g_assert_no_error (local_error);
+  text = g_strconcat (uri, "#mode=nczarr,file", NULL);
+  url = ncz_url_parse (text, &local_error);
+  g_assert_no_error (local_error);
+  g_assert_cmpstr (ncz_url_get_local_path (url), ==, path);
+
+  return g_initable_new (NCZ_TYPE_FILE_STORE, NULL, error,
+                         "url", url, "flags", flags, NULL);
+}
+
+static void
+rm_rf (const char *path)
+{
+  GStatBuf st;
+
+  if (g_lstat (path, &st) != 0)
+    return;
+  if (S_ISDIR (st.st_mode))
+    {
+      GDir *dir;
+      const char *name;
+
+      g_chmod (path, 0755);
+      dir = g_dir_open (path, 0, NULL);
+      g_assert_nonnull (dir);
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          rm_rf (child);
+        }
+      g_dir_close (dir);
+      g_assert_cmpint (g_rmdir (path), ==, 0);
+    }
+  else
+    g_assert_cmpint (g_unlink (path), ==, 0);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The sorted entries of a directory, joined with "|". */
+static char *
+dir_entries (const char *path)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_dir_close (dir);
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv ("|", (char **) names->pdata);
+}
+
+/* Fails if a temporary file of a write was left anywhere under @path. */
+static void
+assert_no_temp_files (const char *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      g_assert_null (strstr (name, ".tmp-"));
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        assert_no_temp_files (child);
+    }
+  g_dir_close (dir);
+}
+
+static void
+write_file (const char *root,
+            const char *relative,
+            const char *text)
+{
+  g_autofree char *path = g_build_filename (root, relative, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (path, text, -1, &error));
+  g_assert_no_error (error);
+}
+
+static void
+assert_file (const char *root,
+             const char *relative,
+             const char *text)
+{
+  g_autofree char *path = g_build_filename (root, relative, NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length;
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, &error));
+  g_assert_no_error (error);
+  g_assert_cmpmem (contents, length, text, strlen (text));
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->base = g_dir_make_tmp ("ncz-file-store-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->root = g_build_filename (f->base, "store", NULL);
+  f->store = open_store (f->root, NCZ_STORE_CREATE | NCZ_STORE_WRITE, &error);
+  g_assert_no_error (error);
+  g_assert_true (NCZ_IS_STORE (f->store));
+  g_assert_true (g_file_test (f->root, G_FILE_TEST_IS_DIR));
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_clear_object (&f->store);
+  rm_rf (f->base);
+  g_free (f->root);
+  g_free (f->base);
+}
+
+typedef void (*StoreCheck) (NczStore *store);
+
+static void
+run_check (Fixture       *f,
+           gconstpointer  data)
+{
+  StoreCheck check = (StoreCheck) data;
+  g_autofree char *entries = NULL;
+
+  check (f->store);
+
+  /* Nothing was ever written beside the store, nothing was left in it. */
+  entries = dir_entries (f->base);
+  g_assert_cmpstr (entries, ==, "store");
+  g_clear_pointer (&entries, g_free);
+  entries = dir_entries (f->root);
+  g_assert_cmpstr (entries, ==, "");
+}
+
+static void
+test_layout (Fixture       *f,
+             gconstpointer  data)
+{
+  store_put (f->store, ".zgroup", "{\"zarr_format\": 2}");
+  store_put (f->store, "a/b/.zarray", "{}");
+  store_put (f->store, "a/b/0.0", "chunk");
+  assert_file (f->root, ".zgroup", "{\"zarr_format\": 2}");
+  assert_file (f->root, "a/b/.zarray", "{}");
+  assert_file (f->root, "a/b/0.0", "chunk");
+
+  /* Files put there by someone else are objects. */
+  write_file (f->root, "a/c/.zattrs", "{\"x\": 1}");
+  store_assert_content (f->store, "a/c/.zattrs", "{\"x\": 1}");
+  store_assert_list (f->store, "a", "b", "c", NULL);
+  assert_no_temp_files (f->root);
+}
+
+static void
+test_open_missing (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *missing = g_build_filename (f->base, "missing", NULL);
+  g_autofree char *file = g_build_filename (f->base, "file", NULL);
+  g_autoptr(GError) error = NULL;
+  NczStore *store;
+
+  store = open_store (missing, NCZ_STORE_READ, &error);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND);
+  g_assert_null (store);
+  g_assert_nonnull (strstr (error->message, missing));
+  g_clear_error (&error);
+
+  store = open_store (missing, NCZ_STORE_WRITE, &error);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND);
+  g_assert_null (store);
+  g_clear_error (&error);
+  g_assert_false (g_file_test (missing, G_FILE_TEST_EXISTS));
+
+  write_file (f->base, "file", "not a store");
+  store = open_store (file, NCZ_STORE_READ, &error);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND);
+  g_assert_null (store);
+  g_clear_error (&error);
+  assert_file (f->base, "file", "not a store");
+}
+
+static void
+test_read_only (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(NczStore) ro = NULL;
+  g_autoptr(GBytes) bytes = store_bytes ("new");
+  g_autoptr(GError) error = NULL;
+
+  store_put (f->store, ".zgroup", "{}");
+  store_put (f->store, "v/0", "old");
+
+  ro = open_store (f->root, NCZ_STORE_READ, &error);
+  g_assert_no_error (error);
+  store_assert_content (ro, "v/0", "old");
+  store_assert_list (ro, "", ".zgroup", "v", NULL);
+
+  g_assert_false (ncz_store_write (ro, "v/0", bytes, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_READ_ONLY);
+  g_clear_error (&error);
+  g_assert_false (ncz_store_write (ro, "v/1", bytes, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_READ_ONLY);
+  g_clear_error (&error);
+  g_assert_false (ncz_store_remove (ro, "v/0", NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_READ_ONLY);
+  g_clear_error (&error);
+  g_assert_false (ncz_store_remove (ro, "", NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_READ_ONLY);
+  g_clear_error (&error);
+
+  store_assert_content (f->store, "v/0", "old");
+  store_assert_list (f->store, "v", "0", NULL);
+}
+
+static void
+test_create_refuses_foreign (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autofree char *home = g_build_filename (f->base, "home", NULL);
+  g_autoptr(GError) error = NULL;
+  NczStore *store;
+
+  write_file (home, "notes.txt", "precious");
+  write_file (home, "photos/cat.jpg", "meow");
+  write_file (home, "sub/.zgroup", "{}");   /* a store below does not count */
+
+  store = open_store (home, NCZ_STORE_CREATE | NCZ_STORE_WRITE, &error);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_EXISTS);
+  g_assert_null (store);
+  g_assert_nonnull (strstr (error->message, home));
+  g_clear_error (&error);
+
+  assert_file (home, "notes.txt", "precious");
+  assert_file (home, "photos/cat.jpg", "meow");
+  assert_file (home, "sub/.zgroup", "{}");
+}
+
+static void
+test_create_replaces (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *entries = NULL;
+  g_autofree char *file = g_build_filename (f->base, "file.zarr", NULL);
+  g_autofree char *empty = g_build_filename (f->base, "empty", NULL);
+  g_autofree char *nested = g_build_filename (f->base, "x", "y", "z", NULL);
+  g_autofree char *zattrs_only = g_build_filename (f->base, "attrs", NULL);
+  g_autoptr(GError) error = NULL;
+  NczStore *store;
+
+  /* An existing store. */
+  store_put (f->store, ".zgroup", "{}");
+  store_put (f->store, "g/.zgroup", "{}");
+  store_put (f->store, "g/v/.zarray", "{}");
+  store_put (f->store, "g/v/0.0", "data");
+  g_clear_object (&f->store);
+
+  f->store = open_store (f->root, NCZ_STORE_CREATE | NCZ_STORE_WRITE, &error);
+  g_assert_no_error (error);
+  store_assert_list (f->store, "", NULL);
+  entries = dir_entries (f->root);
+  g_assert_cmpstr (entries, ==, "");
+  g_assert_false (ncz_store_exists (f->store, "g/v/0.0", NULL, NULL));
+  store_put (f->store, ".zgroup", "{\"new\": true}");
+  store_assert_content (f->store, ".zgroup", "{\"new\": true}");
+
+  /* A regular file in the way. */
+  write_file (f->base, "file.zarr", "old file");
+  store = open_store (file, NCZ_STORE_CREATE, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (file, G_FILE_TEST_IS_DIR));
+  store_put (store, ".zgroup", "{}");
+  store_assert_content (store, ".zgroup", "{}");
+  g_object_unref (store);
+
+  /* An empty directory. */
+  g_assert_cmpint (g_mkdir (empty, 0755), ==, 0);
+  store = open_store (empty, NCZ_STORE_CREATE, &error);
+  g_assert_no_error (error);
+  store_assert_list (store, "", NULL);
+  g_object_unref (store);
+
+  /* A path whose parents do not exist yet. */
+  store = open_store (nested, NCZ_STORE_CREATE, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (nested, G_FILE_TEST_IS_DIR));
+  g_object_unref (store);
+
+  /* Any of the Zarr metadata objects at the top marks a store. */
+  write_file (zattrs_only, ".zattrs", "{}");
+  write_file (zattrs_only, "v/0", "x");
+  store = open_store (zattrs_only, NCZ_STORE_CREATE, &error);
+  g_assert_no_error (error);
+  store_assert_list (store, "", NULL);
+  g_object_unref (store);
+}
+
+static void
+test_atomic_replace (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GBytes) bytes = store_bytes ("new");
+  g_autoptr(GError) error = NULL;
+
+  store_put (f->store, "k", "old");
+  store_put (f->store, "k", "newer");
+  store_assert_content (f->store, "k", "newer");
+  store_put (f->store, "g/.zattrs", "{\"a\": 1}");
+  store_put (f->store, "g/.zattrs", "{\"a\": 2}");
+  store_assert_content (f->store, "g/.zattrs", "{\"a\": 2}");
+  assert_no_temp_files (f->root);
+
+  /* A key whose parent is an object: fails, the object stays. */
+  g_assert_false (ncz_store_write (f->store, "k/child", bytes, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "k/child"));
+  g_clear_error (&error);
+  g_assert_false (ncz_store_write (f->store, "k/child/grandchild", bytes, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED);
+  g_clear_error (&error);
+  store_assert_content (f->store, "k", "newer");
+
+  /* A key that is a prefix of other objects. */
+  g_assert_false (ncz_store_write (f->store, "g", bytes, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "“g”"));
+  g_clear_error (&error);
+  store_assert_content (f->store, "g/.zattrs", "{\"a\": 2}");
+
+  assert_no_temp_files (f->root);
+  store_assert_list (f->store, "", "g", "k", NULL);
+}
+
+static void
+test_odd_entries (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *fifo = g_build_filename (f->root, "v", "fifo", NULL);
+  g_autoptr(GError) error = NULL;
+  GBytes *bytes;
+  guint64 length;
+
+  store_put (f->store, "v/.zarray", "{}");
+  store_put (f->store, "v/0.0", "x");
+  write_file (f->root, "v/.0.1.tmp-AbC123", "a write in progress");
+  write_file (f->root, "v/bad\nname", "control character");
+  write_file (f->root, "v/bad\xff", "not UTF-8");
+  g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
+
+  store_assert_list (f->store, "v", ".zarray", "0.0", NULL);
+
+  /* A FIFO is no object, and reading it does not block. */
+  bytes = ncz_store_read (f->store, "v/fifo", NULL, &error);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND);
+  g_assert_null (bytes);
+  g_clear_error (&error);
+  g_assert_false (ncz_store_get_length (f->store, "v/fifo", &length, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  /* Removal takes everything, whatever it is. */
+  g_assert_true (ncz_store_remove (f->store, "v", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (fifo, G_FILE_TEST_EXISTS));
+  store_assert_list (f->store, "", NULL);
+}
+
+static void
+test_absolute_keys (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *evil = g_build_filename (f->base, "evil", NULL);
+  g_autofree char *entries = NULL;
+  g_autoptr(GBytes) bytes = store_bytes ("evil");
+  const char *keys[] = { evil, "../evil", "a/../../evil", "../store/../evil", "a/../../../evil" };
+  g_autoptr(GError) error = NULL;
+
+  store_put (f->store, "a/.zgroup", "{}");
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_assert_false (ncz_store_write (f->store, keys[i], bytes, NULL, &error));
+      g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_INVALID_KEY);
+      g_clear_error (&error);
+      g_assert_false (ncz_store_remove (f->store, keys[i], NULL, &error));
+      g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_INVALID_KEY);
+      g_clear_error (&error);
+    }
+  g_assert_false (g_file_test (evil, G_FILE_TEST_EXISTS));
+  entries = dir_entries (f->base);
+  g_assert_cmpstr (entries, ==, "store");
+}
+
+static void
+test_symlinks (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autofree char *outside = g_build_filename (f->base, "outside", NULL);
+  g_autofree char *keep = g_build_filename (outside, "keep", NULL);
+  g_autofree char *link = g_build_filename (f->root, "link", NULL);
+  g_autofree char *flink = g_build_filename (f->root, "flink", NULL);
+  g_autoptr(GError) error = NULL;
+
+  write_file (outside, "keep", "outside the store");
+  g_assert_cmpint (symlink (outside, link), ==, 0);
+  g_assert_cmpint (symlink (keep, flink), ==, 0);
+  store_put (f->store, ".zgroup", "{}");
+
+  /* Reads follow links the user made. */
+  store_assert_content (f->store, "link/keep", "outside the store");
+  store_assert_content (f->store, "flink", "outside the store");
+
+  /* Removal never does. */
+  g_assert_false (ncz_store_remove (f->store, "link/keep", NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_PERMISSION);
+  g_clear_error (&error);
+  assert_file (outside, "keep", "outside the store");
+
+  g_assert_true (ncz_store_remove (f->store, "flink", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (flink, G_FILE_TEST_IS_SYMLINK));
+  assert_file (outside, "keep", "outside the store");
+
+  g_assert_true (ncz_store_remove (f->store, "link", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+  assert_file (outside, "keep", "outside the store");
+
+  g_assert_cmpint (symlink (outside, link), ==, 0);
+  g_assert_true (ncz_store_remove (f->store, "", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+  assert_file (outside, "keep", "outside the store");
+  store_assert_list (f->store, "", NULL);
+
+  /* Nor does CREATE over a store holding a link. */
+  store_put (f->store, ".zgroup", "{}");
+  g_assert_cmpint (symlink (outside, link), ==, 0);
+  g_clear_object (&f->store);
+  f->store = open_store (f->root, NCZ_STORE_CREATE, &error);
+  g_assert_no_error (error);
+  store_assert_list (f->store, "", NULL);
+  assert_file (outside, "keep", "outside the store");
+
+  rm_rf (outside);
+}
+
+#define N_WRITERS 6
+#define N_WRITES 40
+
+static gpointer
+writer_thread (gpointer data)
+{
+  NczStore *store = NCZ_STORE (((gpointer *) data)[0]);
+  guint t = GPOINTER_TO_UINT (((gpointer *) data)[1]);
+
+  for (guint i = 0; i < N_WRITES; i++)
+    {
+      /* All threads create the same new directories at once. */
+      g_autofree char *key = g_strdup_printf ("g%u/v/%u.%u", i % 4, t, i);
+      g_autofree char *text = g_strdup_printf ("%u-%u", t, i);
+
+      store_put (store, key, text);
+      store_assert_content (store, key, text);
+    }
+  return NULL;
+}
+
+static void
+test_concurrent_writes (Fixture       *f,
+                        gconstpointer  data)
+{
+  GThread *threads[N_WRITERS];
+  gpointer args[N_WRITERS][2];
+  g_autoptr(GError) error = NULL;
+  guint n = 0;
+
+  for (guint t = 0; t < N_WRITERS; t++)
+    {
+      args[t][0] = f->store;
+      args[t][1] = GUINT_TO_POINTER (t);
+      threads[t] = g_thread_new ("writer", writer_thread, args[t]);
+    }
+  for (guint t = 0; t < N_WRITERS; t++)
+    g_thread_join (threads[t]);
+
+  for (guint g = 0; g < 4; g++)
+    {
+      g_autofree char *prefix = g_strdup_printf ("g%u/v", g);
+      g_auto(GStrv) names = ncz_store_list (f->store, prefix, NULL, &error);
+
+      g_assert_no_error (error);
+      n += g_strv_length (names);
+    }
+  g_assert_cmpuint (n, ==, N_WRITERS * N_WRITES);
+  assert_no_temp_files (f->root);
+}
+
+static void
+test_uninitialized (void)
+{
+  g_autoptr(NczStore) store = g_object_new (NCZ_TYPE_FILE_STORE, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  NczStore *failed;
+
+  bytes = ncz_store_read (store, "k", NULL, &error);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED);
+  g_assert_null (bytes);
+  g_clear_error (&error);
+
+  failed = g_initable_new (NCZ_TYPE_FILE_STORE, NULL, &error, NULL);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED);
+  g_assert_null (failed);
+}
+
+static void
+test_plugin_entry (void)
+{
+  const NczPluginDesc *(*describe) (void) = NULL;
+  const NczPluginDesc *desc;
+  g_autoptr(GError) error = NULL;
+  GModule *module;
+
+  module = g_module_open_full (FILE_MODULE_PATH, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL,
+                               &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (module);
+  g_assert_true (g_module_symbol (module, "ncz_plugin_file_describe", (gpointer *) &describe));
+  g_assert_nonnull (describe);
+
+  desc = describe ();
+  g_assert_cmpuint (desc->abi, ==, NCZ_PLUGIN_ABI);
+  g_assert_cmpstr (desc->name, ==, "file");
+  g_assert_nonnull (desc->version);
+  g_assert_cmpstr (desc->license, ==, "BSD-3-Clause");
+  g_assert_nonnull (desc->description);
+  g_assert_nonnull (desc->register_func);
+
+  /* Nothing else is exported. */
+  g_assert_false (g_module_symbol (module, "ncz_file_store_get_type", (gpointer *) &describe));
+
+  g_module_make_resident (module);
+  g_module_close (module);
+}
+
+static void
+add_check (const char *name,
+           StoreCheck  check)
+{
+  g_autofree char *path = g_strconcat ("/storage/file/", name, NULL);
+
+  g_test_add (path, Fixture, (gconstpointer) check, fixture_setup, run_check, fixture_teardown);
+}
+
+#define ADD(name, func) \
+  g_test_add ("/storage/file/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  add_check ("basic", store_check_basic);
+  add_check ("range", store_check_range);
+  add_check ("replace", store_check_replace);
+  add_check ("prefix-is-not-object", store_check_prefix_is_not_object);
+  add_check ("list", store_check_list);
+  add_check ("remove", store_check_remove);
+  add_check ("invalid-keys", store_check_invalid_keys);
+  add_check ("read-many", store_check_read_many);
+  add_check ("read-async", store_check_read_async);
+  add_check ("cancelled", store_check_cancelled);
+  add_check ("concurrent-reads", store_check_concurrent_reads);
+  ADD ("layout", test_layout);
+  ADD ("open-missing", test_open_missing);
+  ADD ("read-only", test_read_only);
+  ADD ("create-refuses-foreign", test_create_refuses_foreign);
+  ADD ("create-replaces", test_create_replaces);
+  ADD ("atomic-replace", test_atomic_replace);
+  ADD ("odd-entries", test_odd_entries);
+  ADD ("absolute-keys", test_absolute_keys);
+  ADD ("symlinks", test_symlinks);
+  ADD ("concurrent-writes", test_concurrent_writes);
+  g_test_add_func ("/storage/file/uninitialized", test_uninitialized);
+  g_test_add_func ("/storage/file/plugin-entry", test_plugin_entry);
+
+  return g_test_run ();
+}

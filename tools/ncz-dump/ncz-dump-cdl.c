@@ -1,0 +1,320 @@
+/* ncz-dump-cdl.c: CDL text formatting used by ncz-dump
+ *
+ * The rules reproduce the output of netCDF's ncdump, so that dumps made
+ * by either tool can be compared byte for byte.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "ncz-dump-cdl.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+/* Character classes of the "C" locale, independent of the process locale. */
+static gboolean
+c_is_control (guchar c)
+{
+  return c < 0x20 || c == 0x7f;
+}
+
+static gboolean
+c_is_printable (guchar c)
+{
+  return c >= 0x20 && c < 0x7f;
+}
+
+void
+cdl_append_name (GString *out, const char *name)
+{
+  static const char special[] = " !\"#$&'()*,:;<=>?[\\]^`{|}~";
+  const guchar *p = (const guchar *) name;
+
+  if (*p >= '0' && *p <= '9')
+    g_string_append_c (out, '\\');
+  for (; *p; p++)
+    {
+      if (*p >= 0x80)
+        g_string_append_c (out, (char) *p);
+      else if (c_is_control (*p))
+        g_string_append_printf (out, "\\%%%.2x", (unsigned) *p);
+      else if (strchr (special, *p) != NULL)
+        {
+          g_string_append_c (out, '\\');
+          g_string_append_c (out, (char) *p);
+        }
+      else
+        g_string_append_c (out, (char) *p);
+    }
+}
+
+/* Length of @text once trailing NULs are removed. */
+static gsize
+trimmed_length (const char *text, gsize length)
+{
+  while (length > 0 && text[length - 1] == '\0')
+    length--;
+  return length;
+}
+
+/* The escapes shared by every kind of quoted value; returns FALSE if
+ * @c is not one of them. */
+static gboolean
+append_common_escape (GString *out, guchar c)
+{
+  const char *esc;
+
+  switch (c)
+    {
+    case '\b': esc = "\\b"; break;
+    case '\f': esc = "\\f"; break;
+    case '\r': esc = "\\r"; break;
+    case '\t': esc = "\\t"; break;
+    case '\\': esc = "\\\\"; break;
+    case '\'': esc = "\\'"; break;
+    case '"': esc = "\\\""; break;
+    default: return FALSE;
+    }
+  g_string_append (out, esc);
+  return TRUE;
+}
+
+void
+cdl_append_attribute_text (GString *out, const char *text, gsize length)
+{
+  length = trimmed_length (text, length);
+  g_string_append_c (out, '"');
+  for (gsize i = 0; i < length; i++)
+    {
+      guchar c = (guchar) text[i];
+
+      if (append_common_escape (out, c))
+        continue;
+      if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\v')
+        g_string_append (out, "\\v");
+      else if (c_is_control (c))
+        g_string_append_printf (out, "\\%03o", (unsigned) c);
+      else
+        g_string_append_c (out, (char) c);
+    }
+  g_string_append_c (out, '"');
+}
+
+void
+cdl_append_data_chars (GString *out, const char *text, gsize length)
+{
+  length = trimmed_length (text, length);
+  g_string_append_c (out, '"');
+  for (gsize i = 0; i < length; i++)
+    {
+      guchar c = (guchar) text[i];
+
+      if (append_common_escape (out, c))
+        continue;
+      if (c == '\n')
+        g_string_append (out, "\\n\",\n    \"");
+      else if (c == '\v')
+        g_string_append (out, "\\v");
+      else if (c_is_printable (c))
+        g_string_append_c (out, (char) c);
+      else
+        g_string_append_printf (out, "\\%.3o", (unsigned) c);
+    }
+  g_string_append_c (out, '"');
+}
+
+void
+cdl_append_data_string (GString *out, const char *text)
+{
+  if (text == NULL)
+    {
+      g_string_append (out, "NIL");
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const guchar *p = (const guchar *) text; *p; p++)
+    {
+      if (append_common_escape (out, *p))
+        continue;
+      /* ncdump writes a vertical tab in string data as \n */
+      if (*p == '\n' || *p == '\v')
+        g_string_append (out, "\\n");
+      else if (c_is_control (*p))
+        g_string_append_printf (out, "\\%03o", (unsigned) *p);
+      else
+        g_string_append_c (out, (char) *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+/* Removes the zeros that end the fraction of a "%#g"-formatted number,
+ * keeping the decimal point and any exponent: "1.500000e+30" becomes
+ * "1.5e+30", "2.000000" becomes "2.". */
+static void
+trim_fraction_zeros (char *s)
+{
+  char *mantissa_end;
+  char *last;
+  char *p = s;
+
+  if (*p == '-')
+    p++;
+  while (g_ascii_isdigit (*p) || *p == '.')
+    p++;
+  mantissa_end = p;
+  if (memchr (s, '.', (gsize) (mantissa_end - s)) == NULL)
+    return;
+  last = mantissa_end - 1;
+  while (*last == '0')
+    last--;
+  last++;
+  if (last != mantissa_end)
+    memmove (last, mantissa_end, strlen (mantissa_end) + 1);
+}
+
+static void
+append_special (GString *out, double value, const char *suffix)
+{
+  if (isnan (value))
+    g_string_append (out, "NaN");
+  else
+    g_string_append (out, value < 0 ? "-Infinity" : "Infinity");
+  g_string_append (out, suffix);
+}
+
+static void
+append_attribute_real (GString *out, double value, int digits,
+                       const char *suffix)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE + 64];
+
+  if (!isfinite (value))
+    {
+      append_special (out, value, suffix);
+      return;
+    }
+  g_snprintf (buf, sizeof buf, "%#.*g", digits, value);
+  trim_fraction_zeros (buf);
+  g_string_append (out, buf);
+  g_string_append (out, suffix);
+}
+
+void
+cdl_append_attribute_float (GString *out, float value, int digits)
+{
+  append_attribute_real (out, value, digits, "f");
+}
+
+void
+cdl_append_attribute_double (GString *out, double value, int digits)
+{
+  append_attribute_real (out, value, digits, "");
+}
+
+void
+cdl_append_data_float (GString *out, float value, int digits)
+{
+  if (!isfinite (value))
+    append_special (out, value, "f");
+  else
+    g_string_append_printf (out, "%.*g", digits, (double) value);
+}
+
+void
+cdl_append_data_double (GString *out, double value, int digits)
+{
+  if (!isfinite (value))
+    append_special (out, value, "");
+  else
+    g_string_append_printf (out, "%.*g", digits, value);
+}
+
+gboolean
+cdl_float_equals (float value, float fill)
+{
+  if ((value > 0.0f) != (fill > 0.0f))
+    return FALSE;
+  if (isfinite (value) && isfinite (fill))
+    {
+      float diff = value - fill;
+      float tolerance = FLT_EPSILON * fill;
+      return fabsf (diff) <= fabsf (tolerance);
+    }
+  if (isnan (value) && isnan (fill))
+    return TRUE;
+  return isinf (value) && isinf (fill);
+}
+
+gboolean
+cdl_double_equals (double value, double fill)
+{
+  if ((value > 0.0) != (fill > 0.0))
+    return FALSE;
+  if (isfinite (value) && isfinite (fill))
+    return fabs (value - fill) <= fabs (DBL_EPSILON * fill);
+  if (isnan (value) && isnan (fill))
+    return TRUE;
+  return isinf (value) && isinf (fill);
+}
+
+/* The last '/'-separated component of @path with everything from its
+ * last '.' on removed. */
+static char *
+strip_component (const char *path, gsize length)
+{
+  const char *start = path;
+  const char *dot = NULL;
+
+  for (gsize i = 0; i < length; i++)
+    if (path[i] == '/')
+      start = path + i + 1;
+  for (const char *p = start; p < path + length; p++)
+    if (*p == '.')
+      dot = p;
+  return g_strndup (start, (gsize) ((dot ? dot : path + length) - start));
+}
+
+/* Offset of the path of a "scheme://authority/path?query#fragment"
+ * URL and its length; FALSE if @location is not such a URL. */
+static gboolean
+url_path_span (const char *location, gsize *offset, gsize *length)
+{
+  const char *p = location;
+  const char *path;
+
+  if (!g_ascii_isalpha (*p))
+    return FALSE;
+  while (g_ascii_isalnum (*p) || *p == '+' || *p == '-' || *p == '.')
+    p++;
+  if (strncmp (p, "://", 3) != 0)
+    return FALSE;
+  p += 3;
+  path = p + strcspn (p, "/?#");
+  *offset = (gsize) (path - location);
+  *length = *path == '/' ? strcspn (path, "?#") : 0;
+  return TRUE;
+}
+
+char *
+cdl_dataset_name_from_location (const char *location)
+{
+  gsize offset, length;
+
+  if (url_path_span (location, &offset, &length))
+    {
+      const char *path = location + offset;
+      const char *slash = path;
+
+      for (gsize i = 0; i < length; i++)
+        if (path[i] == '/')
+          slash = path + i;
+      /* A URL whose path ends with '/' is named like a plain path */
+      if (slash + 1 < path + length)
+        return strip_component (path, length);
+      return strip_component (location, strlen (location));
+    }
+  /* A plain path: a "#mode=..." fragment is not part of the name */
+  return strip_component (location, strcspn (location, "#"));
+}

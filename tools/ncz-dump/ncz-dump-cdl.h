@@ -1,0 +1,54 @@
+/* ncz-dump-cdl.h: CDL text formatting used by ncz-dump
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Default significant digits of float and double data values. */
+#define CDL_FLOAT_DIGITS 7
+#define CDL_DOUBLE_DIGITS 15
+
+/* A name (dimension, variable, attribute, group, dataset) with the
+ * characters special to CDL escaped by a backslash, control characters
+ * written as \%xx and a leading digit escaped. */
+void cdl_append_name (GString *out, const char *name);
+
+/* A char or string attribute value in double quotes. Trailing NULs are
+ * dropped; control characters become C escapes or \ooo octal; other
+ * bytes, including non-ASCII ones, are copied. */
+void cdl_append_attribute_text (GString *out, const char *text, gsize length);
+
+/* A row of a char variable in double quotes. Trailing NULs are dropped;
+ * a newline also breaks the string onto a new line; non-printable bytes
+ * (and every byte >= 0x80) are written in octal. */
+void cdl_append_data_chars (GString *out, const char *text, gsize length);
+
+/* One value of a string variable in double quotes; NULL is written NIL. */
+void cdl_append_data_string (GString *out, const char *text);
+
+/* Attribute values: "%#.<digits>g" with trailing zeros after the
+ * decimal point removed; NaN and the infinities by name. Floats get the
+ * "f" suffix. */
+void cdl_append_attribute_float (GString *out, float value, int digits);
+void cdl_append_attribute_double (GString *out, double value, int digits);
+
+/* Data values: "%.<digits>g"; NaN and the infinities by name (with an
+ * "f" suffix for floats). */
+void cdl_append_data_float (GString *out, float value, int digits);
+void cdl_append_data_double (GString *out, double value, int digits);
+
+/* The fill value comparison of the data section: equal, or within a
+ * relative machine epsilon; all NaNs are equal, and so are all
+ * infinities. */
+gboolean cdl_float_equals (float value, float fill);
+gboolean cdl_double_equals (double value, double fill);
+
+/* The dataset name derived from a path or URL: the last component of
+ * the path without its extension. */
+char *cdl_dataset_name_from_location (const char *location);
+
+G_END_DECLS

@@ -1572,6 +1572,9 @@ ncz_url_get_storage (NczUrl *self)
  * ncz_url_get_format_name:
  * @self: a URL
  *
+ * The fragment key `format=NAME` (an Ncz extension) selects a backend
+ * by name; otherwise the mode decides.
+ *
  * Returns: (nullable): the format backend name (`nczarr`, for NCZarr and
  *   pure Zarr), or %NULL when the URL does not decide it and the backends
  *   should probe
@@ -1581,7 +1584,12 @@ ncz_url_get_storage (NczUrl *self)
 const char *
 ncz_url_get_format_name (NczUrl *self)
 {
+  const char *forced;
   g_return_val_if_fail (NCZ_IS_URL (self), NULL);
+  /* Ncz extension: "#format=NAME" picks a format backend by name */
+  forced = ncz_url_get_fragment_value (self, "format");
+  if (forced != NULL && *forced != '\0')
+    return forced;
   return self->format;
 }
 

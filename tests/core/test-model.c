@@ -1,0 +1,537 @@
+/* Tests of the data model and the chunk engine, with a format backend
+ * defined here that keeps raw chunks in an NczMemoryStore. */
+#include <string.h>
+
+#include <ncz/ncz.h>
+#include "ncz-model-private.h"
+
+/* ---- a minimal format backend ---- */
+
+#define TEST_TYPE_FORMAT (test_format_get_type ())
+G_DECLARE_FINAL_TYPE (TestFormat, test_format, TEST, FORMAT, GObject)
+
+struct _TestFormat
+{
+  GObject parent_instance;
+  NczUrl *url;
+  NczStore *store;
+  guint n_chunk_reads;
+  guint n_chunk_writes;
+  guint n_syncs;
+};
+
+static void test_format_iface_init (NczFormatInterface *iface);
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestFormat, test_format, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (NCZ_TYPE_FORMAT, test_format_iface_init))
+
+enum { PROP_0, PROP_URL, PROP_STORE };
+
+static void
+test_format_set_property (GObject *o, guint id, const GValue *v, GParamSpec *p)
+{
+  TestFormat *self = TEST_FORMAT (o);
+  if (id == PROP_URL)
+    self->url = g_value_dup_object (v);
+  else if (id == PROP_STORE)
+    self->store = g_value_dup_object (v);
+}
+
+static void
+test_format_get_property (GObject *o, guint id, GValue *v, GParamSpec *p)
+{
+  TestFormat *self = TEST_FORMAT (o);
+  if (id == PROP_URL)
+    g_value_set_object (v, self->url);
+  else if (id == PROP_STORE)
+    g_value_set_object (v, self->store);
+}
+
+static void
+test_format_finalize (GObject *o)
+{
+  TestFormat *self = TEST_FORMAT (o);
+  g_clear_object (&self->url);
+  g_clear_object (&self->store);
+  G_OBJECT_CLASS (test_format_parent_class)->finalize (o);
+}
+
+static void
+test_format_class_init (TestFormatClass *klass)
+{
+  GObjectClass *oc = G_OBJECT_CLASS (klass);
+  oc->set_property = test_format_set_property;
+  oc->get_property = test_format_get_property;
+  oc->finalize = test_format_finalize;
+  g_object_class_override_property (oc, PROP_URL, "url");
+  g_object_class_override_property (oc, PROP_STORE, "store");
+}
+
+static void
+test_format_init (TestFormat *self)
+{
+}
+
+static const char *
+tf_get_name (NczFormat *f)
+{
+  return "test";
+}
+
+static gboolean
+tf_open (NczFormat *f, NczDataset *ds, GCancellable *c, GError **error)
+{
+  return TRUE;
+}
+
+static gboolean
+tf_sync (NczFormat *f, NczDataset *ds, GCancellable *c, GError **error)
+{
+  TEST_FORMAT (f)->n_syncs++;
+  return TRUE;
+}
+
+static char *
+chunk_key (NczVariable *v, const guint64 *index)
+{
+  GString *s = g_string_new (ncz_variable_get_name (v));
+  guint n = ncz_variable_get_n_dimensions (v);
+  g_string_append_c (s, '/');
+  if (n == 0)
+    g_string_append_c (s, '0');
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? "." : "", index[i]);
+  return g_string_free (s, FALSE);
+}
+
+static GBytes *
+tf_read_chunk (NczFormat *f, NczVariable *v, const guint64 *index, GCancellable *c,
+               GError **error)
+{
+  g_autofree char *key = chunk_key (v, index);
+  g_atomic_int_inc (&TEST_FORMAT (f)->n_chunk_reads);
+  return ncz_store_read (TEST_FORMAT (f)->store, key, c, error);
+}
+
+static gboolean
+tf_write_chunk (NczFormat *f, NczVariable *v, const guint64 *index, GBytes *data,
+                GCancellable *c, GError **error)
+{
+  g_autofree char *key = chunk_key (v, index);
+  g_assert_cmpuint (g_bytes_get_size (data), ==, ncz_variable_get_chunk_n_bytes (v));
+  g_atomic_int_inc (&TEST_FORMAT (f)->n_chunk_writes);
+  return ncz_store_write (TEST_FORMAT (f)->store, key, data, c, error);
+}
+
+static void
+test_format_iface_init (NczFormatInterface *iface)
+{
+  iface->get_name = tf_get_name;
+  iface->open = tf_open;
+  iface->create = tf_open;
+  iface->sync = tf_sync;
+  iface->read_chunk = tf_read_chunk;
+  iface->write_chunk = tf_write_chunk;
+}
+
+static NczDataset *
+new_dataset (NczMemoryStore **store_out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczUrl) url = ncz_url_parse ("file:///unused#mode=nczarr,file&format=test", &error);
+  g_autoptr(NczMemoryStore) store = ncz_memory_store_new ();
+  NczDataset *ds;
+
+  g_assert_no_error (error);
+  ds = ncz_dataset_create_in_store (NCZ_STORE (store), url, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (ds);
+  if (store_out)
+    *store_out = g_steal_pointer (&store);
+  return ds;
+}
+
+/* ---- tests ---- */
+
+static void
+test_types (void)
+{
+  g_assert_cmpuint (ncz_type_get_size (NCZ_TYPE_INT64), ==, 8);
+  g_assert_cmpuint (ncz_type_get_size (NCZ_TYPE_CHAR), ==, 1);
+  g_assert_cmpstr (ncz_type_get_name (NCZ_TYPE_USHORT), ==, "ushort");
+  g_assert_cmpint (ncz_type_from_name ("uint64"), ==, NCZ_TYPE_UINT64);
+  g_assert_cmpint (ncz_type_from_name ("nope"), ==, NCZ_TYPE_NONE);
+  g_assert_true (ncz_type_is_unsigned (NCZ_TYPE_UBYTE));
+  g_assert_false (ncz_type_is_unsigned (NCZ_TYPE_BYTE));
+  g_autoptr(GBytes) f = ncz_type_get_default_fill (NCZ_TYPE_INT);
+  g_assert_cmpint (*(const gint32 *) g_bytes_get_data (f, NULL), ==, -2147483647);
+  g_autoptr(GBytes) d = ncz_type_get_default_fill (NCZ_TYPE_DOUBLE);
+  g_assert_cmpfloat (*(const double *) g_bytes_get_data (d, NULL), ==, 9.9692099683868690e+36);
+}
+
+static void
+test_define (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = new_dataset (NULL);
+  NczGroup *root = ncz_dataset_get_root_group (ds);
+  NczDimension *x, *y;
+  NczGroup *sub;
+  NczVariable *v;
+
+  x = ncz_group_add_dimension (root, "x", 4, FALSE, &error);
+  g_assert_no_error (error);
+  y = ncz_group_add_dimension (root, "y", 3, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_null (ncz_group_add_dimension (root, "x", 5, FALSE, &error));
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_EXISTS);
+  g_clear_error (&error);
+  g_assert_null (ncz_group_add_dimension (root, "a/b", 5, FALSE, &error));
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_null (ncz_group_add_group (root, "..", &error));
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+
+  sub = ncz_group_add_group (root, "sub", &error);
+  g_assert_no_error (error);
+  g_autofree char *subname = ncz_group_get_full_name (sub);
+  g_assert_cmpstr (subname, ==, "/sub");
+  NczDimension *z = ncz_group_add_dimension (sub, "z", 2, FALSE, &error);
+  g_assert_no_error (error);
+  g_autofree char *zname = ncz_dimension_get_full_name (z);
+  g_assert_cmpstr (zname, ==, "/sub/z");
+  g_assert_true (ncz_group_lookup_dimension (sub, "x") == x);
+  g_assert_true (ncz_group_lookup_dimension (root, "/sub/z") == z);
+  g_assert_null (ncz_group_lookup_dimension (root, "z"));
+
+  NczDimension *dims[] = { x, y };
+  v = ncz_group_add_variable (root, "v", NCZ_TYPE_FLOAT, 2, dims, &error);
+  g_assert_no_error (error);
+  g_assert_null (ncz_group_add_variable (root, "sub", NCZ_TYPE_FLOAT, 2, dims, &error));
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_EXISTS);
+  g_clear_error (&error);
+
+  guint n;
+  g_autofree guint64 *shape = ncz_variable_get_shape (v, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (shape[0], ==, 4);
+  g_assert_cmpuint (shape[1], ==, 3);
+  const guint64 *chunks = ncz_variable_get_chunk_sizes (v, &n);
+  g_assert_cmpuint (chunks[0], ==, 4);
+  g_assert_cmpuint (chunks[1], ==, 3);
+  guint64 bad[] = { 0, 1 };
+  g_assert_false (ncz_variable_set_chunk_sizes (v, bad, 2, &error));
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+
+  /* GListModel: groups then variables */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (root)), ==, 2);
+  g_autoptr(GObject) first = g_list_model_get_item (G_LIST_MODEL (root), 0);
+  g_autoptr(GObject) second = g_list_model_get_item (G_LIST_MODEL (root), 1);
+  g_assert_true (first == G_OBJECT (sub));
+  g_assert_true (second == G_OBJECT (v));
+
+  /* attributes keep order; replacing keeps the place */
+  g_autoptr(NczAttribute) a1 = ncz_attribute_new_text ("units", "K", -1);
+  gint32 vals[] = { 1, 2, 3 };
+  g_autoptr(NczAttribute) a2 = ncz_attribute_new_values ("valid", NCZ_TYPE_INT, vals, 3, NULL);
+  g_autoptr(NczAttribute) a3 = ncz_attribute_new_text ("units", "degC", -1);
+  g_assert_true (ncz_variable_set_attribute (v, a1, NULL));
+  g_assert_true (ncz_variable_set_attribute (v, a2, NULL));
+  g_assert_true (ncz_variable_set_attribute (v, a3, NULL));
+  g_autoptr(GPtrArray) attrs = ncz_variable_get_attributes (v);
+  g_assert_cmpuint (attrs->len, ==, 2);
+  g_assert_cmpstr (ncz_attribute_get_name (attrs->pdata[0]), ==, "units");
+  g_autofree char *t = ncz_attribute_get_text (attrs->pdata[0], NULL);
+  g_assert_cmpstr (t, ==, "degC");
+  g_assert_cmpint (ncz_attribute_get_int64 (attrs->pdata[1], 2), ==, 3);
+  g_assert_false (ncz_variable_remove_attribute (v, "nope", &error));
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  /* fill value shows as _FillValue */
+  float fv = -999.f;
+  g_autoptr(GBytes) fb = g_bytes_new (&fv, sizeof fv);
+  g_assert_true (ncz_variable_set_fill_value (v, fb, &error));
+  g_assert_nonnull (ncz_variable_get_attribute (v, "_FillValue"));
+  g_assert_cmpfloat (ncz_attribute_get_double (ncz_variable_get_attribute (v, "_FillValue"), 0), ==, -999.0);
+  g_autoptr(NczAttribute) wrong = ncz_attribute_new_values ("_FillValue", NCZ_TYPE_INT, vals, 1, NULL);
+  g_assert_false (ncz_variable_set_attribute (v, wrong, &error));
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+
+  /* strings and widths */
+  NczVariable *s = ncz_group_add_variable (root, "s", NCZ_TYPE_STRING, 1, &x, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ncz_variable_get_storage_element_size (s), ==, 128);
+  gint32 w = 16;
+  g_autoptr(NczAttribute) dm = ncz_attribute_new_values ("_nczarr_default_maxstrlen", NCZ_TYPE_INT, &w, 1, NULL);
+  ncz_group_set_attribute (root, dm, NULL);
+  g_assert_cmpuint (ncz_variable_get_storage_element_size (s), ==, 16);
+  w = 4;
+  g_autoptr(NczAttribute) m = ncz_attribute_new_values ("_nczarr_maxstrlen", NCZ_TYPE_INT, &w, 1, NULL);
+  ncz_variable_set_attribute (s, m, NULL);
+  g_assert_cmpuint (ncz_variable_get_storage_element_size (s), ==, 4);
+}
+
+static void
+test_slab_roundtrip (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczMemoryStore) store = NULL;
+  g_autoptr(NczDataset) ds = new_dataset (&store);
+  NczGroup *root = ncz_dataset_get_root_group (ds);
+  NczDimension *dims[3];
+  dims[0] = ncz_group_add_dimension (root, "t", 5, FALSE, NULL);
+  dims[1] = ncz_group_add_dimension (root, "y", 7, FALSE, NULL);
+  dims[2] = ncz_group_add_dimension (root, "x", 9, FALSE, NULL);
+  NczVariable *v = ncz_group_add_variable (root, "v", NCZ_TYPE_INT, 3, dims, &error);
+  guint64 chunks[] = { 2, 3, 4 };
+  g_assert_true (ncz_variable_set_chunk_sizes (v, chunks, 3, &error));
+  gint32 fill = -1;
+  g_autoptr(GBytes) fb = g_bytes_new (&fill, 4);
+  ncz_variable_set_fill_value (v, fb, NULL);
+
+  /* nothing written: all fill */
+  guint64 start[] = { 0, 0, 0 }, count[] = { 5, 7, 9 };
+  gint32 all[5 * 7 * 9];
+  g_assert_true (ncz_variable_read (v, 3, start, count, NULL, all, sizeof all, NULL, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    g_assert_cmpint (all[i], ==, -1);
+  g_assert_cmpuint (ncz_memory_store_get_n_objects (store), ==, 0);
+
+  /* write a region crossing chunk boundaries, partial edge chunks */
+  guint64 ws[] = { 1, 2, 3 }, wc[] = { 4, 5, 6 };
+  gint32 vals[4 * 5 * 6];
+  for (guint i = 0; i < G_N_ELEMENTS (vals); i++)
+    vals[i] = i;
+  g_assert_true (ncz_variable_write (v, 3, ws, wc, NULL, vals, sizeof vals, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (ncz_variable_read (v, 3, start, count, NULL, all, sizeof all, NULL, &error));
+  for (guint t = 0; t < 5; t++)
+    for (guint y = 0; y < 7; y++)
+      for (guint x = 0; x < 9; x++)
+        {
+          gint32 got = all[(t * 7 + y) * 9 + x];
+          if (t >= 1 && t < 5 && y >= 2 && y < 7 && x >= 3 && x < 9)
+            g_assert_cmpint (got, ==, (gint32) (((t - 1) * 5 + (y - 2)) * 6 + (x - 3)));
+          else
+            g_assert_cmpint (got, ==, -1);
+        }
+
+  /* strided read */
+  guint64 ss[] = { 1, 2, 3 }, sc[] = { 2, 3, 2 };
+  gint64 st[] = { 2, 2, 5 };
+  gint32 sv[12];
+  g_assert_true (ncz_variable_read (v, 3, ss, sc, st, sv, sizeof sv, NULL, &error));
+  g_assert_no_error (error);
+  for (guint a = 0; a < 2; a++)
+    for (guint b = 0; b < 3; b++)
+      for (guint c = 0; c < 2; c++)
+        {
+          guint t = 1 + 2 * a, y = 2 + 2 * b, x = 3 + 5 * c;
+          g_assert_cmpint (sv[(a * 3 + b) * 2 + c], ==, all[(t * 7 + y) * 9 + x]);
+        }
+
+  /* strided write */
+  gint32 wv[12];
+  for (guint i = 0; i < 12; i++)
+    wv[i] = 1000 + i;
+  g_assert_true (ncz_variable_write (v, 3, ss, sc, st, wv, sizeof wv, NULL, &error));
+  gint32 back[12];
+  g_assert_true (ncz_variable_read (v, 3, ss, sc, st, back, sizeof back, NULL, &error));
+  g_assert_cmpmem (back, sizeof back, wv, sizeof wv);
+
+  /* out of bounds, wrong rank, small buffer, zero stride */
+  guint64 oob[] = { 0, 0, 8 }, oc[] = { 1, 1, 2 };
+  g_assert_false (ncz_variable_read (v, 3, oob, oc, NULL, back, sizeof back, NULL, &error));
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (ncz_variable_read (v, 2, oob, oc, NULL, back, sizeof back, NULL, &error));
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (ncz_variable_read (v, 3, start, count, NULL, back, sizeof back, NULL, &error));
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+  gint64 zero[] = { 1, 0, 1 };
+  g_assert_false (ncz_variable_read (v, 3, start, oc, zero, back, sizeof back, NULL, &error));
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+  /* huge count does not overflow */
+  guint64 hc[] = { G_MAXUINT64, 2, 2 };
+  g_assert_false (ncz_variable_read (v, 3, start, hc, NULL, back, sizeof back, NULL, &error));
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+}
+
+static void
+test_slab_large_random (void)
+{
+  /* many chunks, compared against a plain array, to exercise the pool */
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = new_dataset (NULL);
+  NczGroup *root = ncz_dataset_get_root_group (ds);
+  NczDimension *dims[2];
+  dims[0] = ncz_group_add_dimension (root, "y", 61, FALSE, NULL);
+  dims[1] = ncz_group_add_dimension (root, "x", 67, FALSE, NULL);
+  NczVariable *v = ncz_group_add_variable (root, "d", NCZ_TYPE_DOUBLE, 2, dims, &error);
+  guint64 chunks[] = { 8, 5 };
+  ncz_variable_set_chunk_sizes (v, chunks, 2, NULL);
+  double *ref = g_new0 (double, 61 * 67);
+  g_autoptr(GBytes) fill = ncz_variable_get_fill_value (v);
+  double fv = *(const double *) g_bytes_get_data (fill, NULL);
+  for (guint i = 0; i < 61 * 67; i++)
+    ref[i] = fv;
+  GRand *rand = g_rand_new_with_seed (42);
+  for (int iter = 0; iter < 60; iter++)
+    {
+      guint64 s[2], c[2];
+      gint64 st[2];
+      for (int d = 0; d < 2; d++)
+        {
+          guint64 len = d ? 67 : 61;
+          st[d] = g_rand_int_range (rand, 1, 4);
+          s[d] = g_rand_int_range (rand, 0, len);
+          guint64 maxc = (len - 1 - s[d]) / st[d] + 1;
+          c[d] = g_rand_int_range (rand, 1, maxc + 1);
+        }
+      gsize n = c[0] * c[1];
+      double *buf = g_new (double, n);
+      if (iter % 2 == 0)
+        {
+          for (gsize i = 0; i < n; i++)
+            buf[i] = iter * 10000 + i;
+          g_assert_true (ncz_variable_write (v, 2, s, c, st, buf, n * 8, NULL, &error));
+          g_assert_no_error (error);
+          for (guint64 a = 0; a < c[0]; a++)
+            for (guint64 b = 0; b < c[1]; b++)
+              ref[(s[0] + a * st[0]) * 67 + s[1] + b * st[1]] = buf[a * c[1] + b];
+        }
+      else
+        {
+          g_assert_true (ncz_variable_read (v, 2, s, c, st, buf, n * 8, NULL, &error));
+          g_assert_no_error (error);
+          for (guint64 a = 0; a < c[0]; a++)
+            for (guint64 b = 0; b < c[1]; b++)
+              g_assert_cmpfloat (buf[a * c[1] + b], ==, ref[(s[0] + a * st[0]) * 67 + s[1] + b * st[1]]);
+        }
+      g_free (buf);
+    }
+  g_rand_free (rand);
+  g_free (ref);
+}
+
+static void
+test_scalar_and_strings (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = new_dataset (NULL);
+  NczGroup *root = ncz_dataset_get_root_group (ds);
+  NczVariable *sc = ncz_group_add_variable (root, "sc", NCZ_TYPE_UINT64, 0, NULL, &error);
+  guint64 val = G_MAXUINT64 - 3, got = 0;
+  g_assert_true (ncz_variable_is_scalar (sc));
+  g_assert_true (ncz_variable_read (sc, 0, NULL, NULL, NULL, &got, sizeof got, NULL, &error));
+  g_assert_cmpuint (got, ==, G_GUINT64_CONSTANT (18446744073709551614));
+  g_assert_true (ncz_variable_write (sc, 0, NULL, NULL, NULL, &val, sizeof val, NULL, &error));
+  g_assert_true (ncz_variable_read (sc, 0, NULL, NULL, NULL, &got, sizeof got, NULL, &error));
+  g_assert_cmpuint (got, ==, val);
+
+  NczDimension *n = ncz_group_add_dimension (root, "n", 5, FALSE, NULL);
+  NczVariable *s = ncz_group_add_variable (root, "s", NCZ_TYPE_STRING, 1, &n, &error);
+  gint32 w = 4;
+  g_autoptr(NczAttribute) m = ncz_attribute_new_values ("_nczarr_maxstrlen", NCZ_TYPE_INT, &w, 1, NULL);
+  ncz_variable_set_attribute (s, m, NULL);
+  guint64 chunk = 2;
+  ncz_variable_set_chunk_sizes (s, &chunk, 1, NULL);
+  const char *in[] = { "a", "0123456789", "", NULL };
+  guint64 st = 1, ct = 3;
+  g_assert_true (ncz_variable_write_strings (s, 1, &st, &ct, NULL, in, NULL, &error));
+  g_assert_no_error (error);
+  guint64 s0 = 0, c5 = 5;
+  g_auto(GStrv) out = ncz_variable_read_strings (s, 1, &s0, &c5, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (out[0], ==, "");
+  g_assert_cmpstr (out[1], ==, "a");
+  g_assert_cmpstr (out[2], ==, "0123");
+  g_assert_cmpstr (out[3], ==, "");
+  g_assert_cmpstr (out[4], ==, "");
+  g_assert_null (out[5]);
+}
+
+static void
+test_unlimited_and_readonly (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = new_dataset (NULL);
+  NczGroup *root = ncz_dataset_get_root_group (ds);
+  NczDimension *t = ncz_group_add_dimension (root, "t", 0, TRUE, NULL);
+  NczVariable *v = ncz_group_add_variable (root, "v", NCZ_TYPE_SHORT, 1, &t, &error);
+  guint n;
+  const guint64 *ch = ncz_variable_get_chunk_sizes (v, &n);
+  g_assert_cmpuint (ch[0], ==, 1);
+  gint16 vals[] = { 1, 2, 3 };
+  guint64 s = 2, c = 3;
+  g_assert_true (ncz_variable_write (v, 1, &s, &c, NULL, vals, sizeof vals, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ncz_dimension_get_length (t), ==, 5);
+  gint16 back[5];
+  guint64 s0 = 0, c5 = 5;
+  g_assert_true (ncz_variable_read (v, 1, &s0, &c5, NULL, back, sizeof back, NULL, &error));
+  g_assert_cmpint (back[0], ==, -32767);
+  g_assert_cmpint (back[4], ==, 3);
+
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_assert_false (ncz_dataset_is_writable (ds));
+  g_assert_null (ncz_group_add_group (root, "late", &error));
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED);
+  g_clear_error (&error);
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_assert_cmpuint (TEST_FORMAT (ncz_dataset_get_format (ds))->n_syncs, ==, 1);
+}
+
+static void
+on_read_done (GObject *source, GAsyncResult *res, gpointer user_data)
+{
+  GBytes **out = user_data;
+  g_autoptr(GError) error = NULL;
+  *out = ncz_variable_read_bytes_finish (NCZ_VARIABLE (source), res, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_async_read (void)
+{
+  g_autoptr(NczDataset) ds = new_dataset (NULL);
+  NczGroup *root = ncz_dataset_get_root_group (ds);
+  NczDimension *x = ncz_group_add_dimension (root, "x", 10, FALSE, NULL);
+  NczVariable *v = ncz_group_add_variable (root, "v", NCZ_TYPE_UBYTE, 1, &x, NULL);
+  guint8 vals[10];
+  for (int i = 0; i < 10; i++)
+    vals[i] = i * 3;
+  guint64 s = 0, c = 10;
+  g_autoptr(GBytes) in = g_bytes_new (vals, 10);
+  g_assert_true (ncz_variable_write_bytes (v, 1, &s, &c, NULL, in, NULL, NULL));
+  GBytes *out = NULL;
+  ncz_variable_read_bytes_async (v, 1, &s, &c, NULL, NULL, on_read_done, &out);
+  while (out == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (g_bytes_equal (in, out));
+  g_bytes_unref (out);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  ncz_registry_add_format (ncz_registry_get_default (), "test", TEST_TYPE_FORMAT,
+                           NCZ_PRIORITY_PRIMARY);
+  g_test_add_func ("/model/types", test_types);
+  g_test_add_func ("/model/define", test_define);
+  g_test_add_func ("/model/slab/roundtrip", test_slab_roundtrip);
+  g_test_add_func ("/model/slab/random", test_slab_large_random);
+  g_test_add_func ("/model/scalar-and-strings", test_scalar_and_strings);
+  g_test_add_func ("/model/unlimited-and-close", test_unlimited_and_readonly);
+  g_test_add_func ("/model/async-read", test_async_read);
+  return g_test_run ();
+}

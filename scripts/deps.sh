@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Ncz builds and tests with.
+set -euo pipefail
+
+PACKAGES=(
+  meson ninja-build pkg-config gcc clang libclang-rt-14-dev
+  libglib2.0-dev libjson-glib-dev libsoup-3.0-dev libzip-dev libhdf5-dev
+  libzstd-dev libblosc-dev libbz2-dev zlib1g-dev libaec-dev
+  netcdf-bin libnetcdf-dev
+  python3 python3-zarr python3-numcodecs python3-xarray python3-h5py
+  unzip
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

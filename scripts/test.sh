@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Runs every test: once in a normal build, once under AddressSanitizer and
+# UndefinedBehaviorSanitizer. Ends with "N passed, N failed".
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+bash scripts/deps.sh || { echo "dependency installation failed"; exit 1; }
+
+status=0
+logs=()
+
+run_suite () {
+  local dir=$1; shift
+  echo "=== configure $dir $*"
+  if [ ! -f "$dir/build.ninja" ]; then
+    meson setup "$dir" "$@" || { status=1; return; }
+  fi
+  ninja -C "$dir" || { status=1; return; }
+  meson test -C "$dir" --print-errorlogs --num-processes 2 "${MESON_TEST_ARGS[@]}" || status=1
+  logs+=("$dir/meson-logs/testlog.json")
+}
+
+MESON_TEST_ARGS=()
+run_suite _build-test -Dbuildtype=debugoptimized
+
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1"
+export LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+MESON_TEST_ARGS=(--no-suite bench --timeout-multiplier 3)
+run_suite _build-asan -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false \
+  -Dintrospection=disabled
+
+/usr/bin/python3 - "${logs[@]}" <<'PY'
+import json, sys
+passed = failed = skipped = 0
+for path in sys.argv[1:]:
+    try:
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if not line:
+                    continue
+                r = json.loads(line)
+                res = r.get("result")
+                if res in ("OK", "EXPECTEDFAIL"):
+                    passed += 1
+                elif res == "SKIP":
+                    skipped += 1
+                else:
+                    failed += 1
+    except FileNotFoundError:
+        failed += 1
+print(f"{passed} passed, {failed} failed, {skipped} skipped")
+sys.exit(1 if failed else 0)
+PY
+rc=$?
+[ $status -ne 0 ] && rc=1
+exit $rc

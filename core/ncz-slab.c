@@ -108,6 +108,15 @@ chunk_fully_covered (Slab *s, const guint64 *index, const guint64 *lo, const gui
   return TRUE;
 }
 
+static gboolean
+chunk_inside_shape (Slab *s, const guint64 *index)
+{
+  for (guint d = 0; d < s->rank; d++)
+    if ((index[d] + 1) * s->chunks[d] > s->shape[d])
+      return FALSE;
+  return TRUE;
+}
+
 /* Walks the selected points of one chunk; for each innermost run calls
  * copy with element offsets in the chunk and in the caller's buffer. */
 static void
@@ -260,7 +269,10 @@ write_task (ChunkTask *t)
                        "out of memory for a chunk of %" G_GSIZE_FORMAT " bytes", s->chunk_bytes);
           goto out;
         }
-      ncz_fill_buffer (buf, s->esize, s->chunk_bytes / MAX (s->esize, 1), s->fill);
+      /* a fully covered chunk inside the shape is overwritten whole; edge
+       * chunks keep the fill value beyond the shape */
+      if (!t->full || !chunk_inside_shape (s, t->index))
+        ncz_fill_buffer (buf, s->esize, s->chunk_bytes / MAX (s->esize, 1), s->fill);
     }
   walk_chunk (s, t, buf, TRUE);
   out = g_bytes_new_take (g_steal_pointer (&buf), s->chunk_bytes);

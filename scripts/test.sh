@@ -24,7 +24,7 @@ run_suite () {
 MESON_TEST_ARGS=()
 run_suite _build-test -Dbuildtype=debugoptimized
 
-export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:fast_unwind_on_malloc=0"
 export LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 MESON_TEST_ARGS=(--no-suite bench --timeout-multiplier 3)

@@ -43,12 +43,8 @@ typedef struct {
   gpointer padding[4];
 } NczPluginDesc;
 
-/**
- * NczPluginInfo:
- *
- * What the registry knows of one plugin module (from its manifest, and
- * after loading, from the module itself).
- */
+/* NczPluginInfo: what the registry knows of one plugin module; documented
+ * in ncz-plugin-info.c */
 #define NCZ_TYPE_PLUGIN_INFO (ncz_plugin_info_get_type ())
 NCZ_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (NczPluginInfo, ncz_plugin_info, NCZ, PLUGIN_INFO, GObject)

@@ -533,7 +533,7 @@ ncz_registry_class_init (NczRegistryClass *klass)
   object_class->get_property = ncz_registry_get_property;
 
   /**
-   * NczRegistry:search-path: (type GStrv)
+   * NczRegistry:search-path:
    *
    * The directories searched for plugin modules, in order.
    *
@@ -1155,15 +1155,6 @@ ncz_registry_add_codec (NczRegistry *self,
 
 typedef const NczPluginDesc *(*NczPluginDescribeFunc) (void);
 
-static void
-replace_string (char       **field,
-                const char  *value)
-{
-  char *copy = g_strdup (value);
-
-  g_free (*field);
-  *field = copy;
-}
 
 static gboolean
 load_module (NczRegistry    *self,
@@ -1234,12 +1225,14 @@ load_module (NczRegistry    *self,
   g_module_make_resident (module);
   info->module = module;
 
-  if (desc->version != NULL)
-    replace_string (&info->version, desc->version);
-  if (desc->license != NULL)
-    replace_string (&info->license, desc->license);
-  if (desc->description != NULL)
-    replace_string (&info->description, desc->description);
+  /* Fill in what the manifest left out; never replace a string another
+   * thread may be reading. */
+  if (info->version == NULL)
+    info->version = g_strdup (desc->version);
+  if (info->license == NULL)
+    info->license = g_strdup (desc->license);
+  if (info->description == NULL)
+    info->description = g_strdup (desc->description);
 
   previous = self->loading;
   self->loading = info;

@@ -104,7 +104,13 @@ set_key_error (NczFileStore *self,
                const char   *action,
                const char   *key)
 {
-  set_key_error_code (self, error, storage_code_for_errno (errsv), errsv, action, key);
+  int code = storage_code_for_errno (errsv);
+
+  if (code == NCZ_STORAGE_ERROR_NOT_FOUND)
+    g_set_error (error, NCZ_STORAGE_ERROR, code, "no object “%s” in store “%s”",
+                 key, self->root);
+  else
+    set_key_error_code (self, error, code, errsv, action, key);
 }
 
 /* Errors of writing, where a missing directory is not a missing object. */

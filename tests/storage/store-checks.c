@@ -339,7 +339,7 @@ static const char *const bad_keys[] = {
   "a\tb",
   "\x01",
   "a\x7f",
-  "a\xc2\x85" "b",     /* U+0085, a C1 control character */
+  "a\xc2\x85\x62",     /* "a", U+0085 (a C1 control character), "b" */
   "\xff",
   "a\xc3",
   "\xc0\xae\xc0\xae/x", /* overlong ".." */

@@ -980,6 +980,43 @@ slab_write_storage (NczVariable *self, guint n_dims, const guint64 *start,
   return ncz_slab_write (self, format, start, count, stride, storage, cancellable, error);
 }
 
+/* Checks a hyperslab and the caller's buffer; returns the effective
+ * stride in @st and the number of selected elements in @n. */
+static gboolean
+prepare_slab (NczVariable *self, guint n_dims, const guint64 *start,
+              const guint64 *count, const gint64 *stride, gboolean for_write,
+              gsize buffer_size, gint64 *st, guint64 *n, GError **error)
+{
+  gsize tsize = ncz_type_get_size (self->type);
+
+  if (!check_slab (self, n_dims, start, count, stride, for_write, st, n, error))
+    return FALSE;
+  if (*n > G_MAXSIZE / tsize || buffer_size < *n * tsize)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': buffer of %" G_GSIZE_FORMAT " bytes is too small for %"
+                   G_GUINT64_FORMAT " values", self->name, buffer_size, *n);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Fixed-width storage for @n strings of a string variable */
+static guint8 *
+alloc_string_storage (NczVariable *self, guint64 n, gsize *width, GError **error)
+{
+  guint8 *storage = NULL;
+
+  *width = ncz_variable_get_storage_element_size (self);
+  if (n <= G_MAXSIZE / *width)
+    storage = g_try_malloc0 (n * *width);
+  if (storage == NULL)
+    g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
+                 "variable '%s': cannot hold %" G_GUINT64_FORMAT " strings of %"
+                 G_GSIZE_FORMAT " bytes in memory", self->name, n, *width);
+  return storage;
+}
+
 /**
  * ncz_variable_read: (skip)
  * @self: a variable
@@ -1004,46 +1041,26 @@ ncz_variable_read (NczVariable *self, guint n_dims, const guint64 *start,
                    gsize buffer_size, GCancellable *cancellable, GError **error)
 {
   g_autofree gint64 *st = NULL;
+  g_autofree guint8 *storage = NULL;
   guint64 n;
-  gsize tsize;
+  gsize width;
+  char **out = buffer;
 
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
   g_return_val_if_fail (n_dims == 0 || (start != NULL && count != NULL), FALSE);
   st = g_new0 (gint64, MAX (n_dims, 1));
-  if (!check_slab (self, n_dims, start, count, stride, FALSE, st, &n, error))
+  if (!prepare_slab (self, n_dims, start, count, stride, FALSE, buffer_size, st, &n, error))
     return FALSE;
-  tsize = ncz_type_get_size (self->type);
-  if (n > G_MAXSIZE / tsize || buffer_size < n * tsize)
-    {
-      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
-                   "variable '%s': buffer of %" G_GSIZE_FORMAT " bytes is too small for %"
-                   G_GUINT64_FORMAT " values", self->name, buffer_size, n);
-      return FALSE;
-    }
   if (n == 0)
     return TRUE;
   if (self->type != NCZ_TYPE_STRING)
     return slab_read_storage (self, n_dims, start, count, st, buffer, cancellable, error);
 
   /* Strings: read fixed-width storage, then make C strings */
-  gsize width = ncz_variable_get_storage_element_size (self);
-  if (n > G_MAXSIZE / width)
-    {
-      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
-                   "variable '%s': hyperslab too large", self->name);
-      return FALSE;
-    }
-  g_autofree guint8 *storage = g_try_malloc (n * width);
-  if (storage == NULL)
-    {
-      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
-                   "variable '%s': out of memory for %" G_GUINT64_FORMAT " strings",
-                   self->name, n);
-      return FALSE;
-    }
-  if (!slab_read_storage (self, n_dims, start, count, st, storage, cancellable, error))
+  storage = alloc_string_storage (self, n, &width, error);
+  if (storage == NULL ||
+      !slab_read_storage (self, n_dims, start, count, st, storage, cancellable, error))
     return FALSE;
-  char **out = buffer;
   for (guint64 i = 0; i < n; i++)
     {
       const char *s = (const char *) storage + i * width;
@@ -1077,43 +1094,25 @@ ncz_variable_write (NczVariable *self, guint n_dims, const guint64 *start,
                     gsize buffer_size, GCancellable *cancellable, GError **error)
 {
   g_autofree gint64 *st = NULL;
+  g_autofree guint8 *storage = NULL;
   guint64 n;
-  gsize tsize;
+  gsize width;
+  const char * const *in = buffer;
 
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
   g_return_val_if_fail (n_dims == 0 || (start != NULL && count != NULL), FALSE);
   st = g_new0 (gint64, MAX (n_dims, 1));
-  if (!check_slab (self, n_dims, start, count, stride, TRUE, st, &n, error))
+  if (!prepare_slab (self, n_dims, start, count, stride, TRUE, buffer_size, st, &n, error))
     return FALSE;
-  tsize = ncz_type_get_size (self->type);
-  if (n > G_MAXSIZE / tsize || buffer_size < n * tsize)
-    {
-      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
-                   "variable '%s': buffer of %" G_GSIZE_FORMAT " bytes is too small for %"
-                   G_GUINT64_FORMAT " values", self->name, buffer_size, n);
-      return FALSE;
-    }
   if (n == 0)
     return TRUE;
   if (self->type != NCZ_TYPE_STRING)
     return slab_write_storage (self, n_dims, start, count, st, buffer, cancellable, error);
 
-  gsize width = ncz_variable_get_storage_element_size (self);
-  if (n > G_MAXSIZE / width)
-    {
-      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
-                   "variable '%s': hyperslab too large", self->name);
-      return FALSE;
-    }
-  g_autofree guint8 *storage = g_try_malloc0 (n * width);
+  /* Strings: NUL-padded to the width, longer ones truncated */
+  storage = alloc_string_storage (self, n, &width, error);
   if (storage == NULL)
-    {
-      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
-                   "variable '%s': out of memory for %" G_GUINT64_FORMAT " strings",
-                   self->name, n);
-      return FALSE;
-    }
-  const char * const *in = buffer;
+    return FALSE;
   for (guint64 i = 0; i < n; i++)
     if (in[i])
       memcpy (storage + i * width, in[i], strnlen (in[i], width));

@@ -9,6 +9,9 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>

@@ -12,6 +12,9 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <netcdf.h>
 
 #include "bench-common.h"
@@ -104,7 +107,7 @@ run_meta (const char *dir, int argc, char **argv)
               double value = (double) (g * 1000 + v * 10 + a);
               snprintf (name, sizeof name, "attr%zu", a);
               if (a % 2)
-                CHECK (nc_put_att_text (gid, varid, name, 11, "some text."));
+                CHECK (nc_put_att_text (gid, varid, name, 10, "some text."));
               else
                 CHECK (nc_put_att_double (gid, varid, name, NC_DOUBLE, 1, &value));
             }

@@ -624,11 +624,7 @@ parse_number (Parser *p)
     {
       is_integer = FALSE;
       p->pos++;
-      if (p->pos >= p->len || !g_ascii_isdigit (p->text[p->pos]))
-        {
-          parser_fail (p, "bad number: digit expected after '.'");
-          return NULL;
-        }
+      /* "0." (no fraction digits) is not strict JSON, but netcdf-c writes it */
       while (p->pos < p->len && g_ascii_isdigit (p->text[p->pos]))
         p->pos++;
     }

@@ -40,6 +40,12 @@ NCZ_PRIVATE_API NczDataset *ncz_variable_get_dataset (NczVariable *self);
 /* Marks a variable read from a true 0-d Zarr array (shape []) */
 NCZ_PRIVATE_API void ncz_variable_set_zero_dim (NczVariable *self, gboolean zero_dim);
 NCZ_PRIVATE_API gboolean ncz_variable_is_zero_dim (NczVariable *self);
+/* Sets the fill value used for unwritten elements without showing it as a
+ * _FillValue attribute (a pure Zarr fill_value the dataset never named). */
+NCZ_PRIVATE_API void ncz_variable_set_storage_fill_value (NczVariable *self, GBytes *value);
+/* Sets the width of fixed-length strings directly (0: from attributes). */
+NCZ_PRIVATE_API void ncz_variable_set_max_string_length (NczVariable *self, guint width);
+
 /* Chunk grid helpers */
 NCZ_PRIVATE_API guint64 ncz_variable_get_chunk_n_elements (NczVariable *self);
 NCZ_PRIVATE_API gsize ncz_variable_get_chunk_n_bytes (NczVariable *self);

@@ -29,6 +29,7 @@ struct _NczVariable
   gboolean no_fill;
   NczEndianness endianness;
   gboolean zero_dim;
+  guint string_width;     /* set directly; 0 = from attributes */
   GPtrArray *attributes;
   GPtrArray *filters;     /* NczFilterSpec */
   GMutex lock;
@@ -630,6 +631,8 @@ ncz_variable_get_max_string_length (NczVariable *self)
 {
   gint64 n;
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), NCZ_DEFAULT_MAX_STRLEN);
+  if (self->string_width > 0)
+    return self->string_width;
   n = int_attribute (ncz_attr_list_find (self->attributes, "_nczarr_maxstrlen"));
   if (n <= 0 && self->group)
     {
@@ -698,6 +701,24 @@ ncz_variable_peek_filters (NczVariable *self)
 {
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
   return self->filters;
+}
+
+void
+ncz_variable_set_storage_fill_value (NczVariable *self, GBytes *value)
+{
+  g_return_if_fail (NCZ_IS_VARIABLE (self));
+  g_mutex_lock (&self->lock);
+  g_clear_pointer (&self->fill, g_bytes_unref);
+  if (value)
+    self->fill = g_bytes_ref (value);
+  g_mutex_unlock (&self->lock);
+}
+
+void
+ncz_variable_set_max_string_length (NczVariable *self, guint width)
+{
+  g_return_if_fail (NCZ_IS_VARIABLE (self));
+  self->string_width = width;
 }
 
 void

@@ -80,7 +80,7 @@ typedef struct {
 } NczarrVarInfo;
 
 NczarrVarInfo *nczarr_var_info_peek (NczVariable *variable);
-NczarrVarInfo *nczarr_var_info_ensure (NczVariable *variable);
+NczarrVarInfo *nczarr_var_info_ensure (NczVariable *variable, char separator);
 
 /* Store key of a variable or group ("" for the root group, "a/b" ...) */
 char *nczarr_variable_key (NczVariable *variable);

@@ -54,6 +54,12 @@ test_parse_numbers (void)
   g_assert_true (ncz_json_get_int64 (ncz_json_array_get (j, 7), &i));
   g_assert_cmpint (i, ==, 3);
   g_assert_true (isinf (ncz_json_get_double (ncz_json_array_get (j, 8))));
+
+  /* netcdf-c writes reals such as "0." */
+  g_autoptr(NczJson) k = ncz_json_parse ("[0.,0.,1.]", -1, NULL);
+  g_assert_nonnull (k);
+  g_assert_cmpfloat (ncz_json_get_double (ncz_json_array_get (k, 2)), ==, 1.0);
+  g_assert_false (ncz_json_number_is_integer (ncz_json_array_get (k, 2)));
 }
 
 static void
@@ -61,7 +67,7 @@ test_parse_errors (void)
 {
   const char *bad[] = {
     "", "{", "[1,", "{\"a\" 1}", "{\"a\": }", "[1 2]", "\"abc", "\"\\x\"", "tru", "{1: 2}",
-    "[1,]", "01x", "-", "1.", "1e", "\"a\x01\"", "{} extra", "[\"\\ud800\\u0041\"]x", "nul",
+    "[1,]", "01x", "-", "1.e", "1e", "\"a\x01\"", "{} extra", "[\"\\ud800\\u0041\"]x", "nul",
   };
   for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
     {

@@ -14,8 +14,13 @@
  * files written the way netcdf-c 4.9.1 and later write them: char and
  * string variables (4.9.0 crashes on `>S1` and `|Sn` dtypes), string
  * attributes and arrays holding NaN/Infinity as strings (4.9.0 fails to
- * open a pure Zarr whose attribute is an array of strings), and
- * big-endian variables (4.9.0 never byte-swaps chunk data).
+ * open a pure Zarr whose attribute is an array of strings), big-endian
+ * variables (4.9.0 never byte-swaps chunk data), and integer attribute
+ * arrays: 4.9.0 reads the lower-case NCZarr 2.0.0 keys as pure Zarr, so
+ * it infers an attribute's type from the first element of its array (the
+ * smallest type holding it) and fails to open the whole file ("Numeric
+ * conversion not representable") when a later element does not fit, as in
+ * [120, 157, 194] read as byte.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -401,11 +406,16 @@ num_attr (Ctx *ctx, NczGroup *grp, NczVariable *var, const char *owner,
           const char *name, NczType t, guint n)
 {
   GError *error = NULL;
-  guint seed = ctx->next_seed++;
+  guint seed;
   gsize es = ncz_type_get_size (t);
-  guint8 *buf = g_malloc0 (n * es);
+  guint8 *buf;
   NczAttribute *a;
   char *body;
+
+  if (!ctx->full && n > 1 && ncz_type_is_integer (t))
+    return;
+  seed = ctx->next_seed++;
+  buf = g_malloc0 (n * es);
 
   for (guint i = 0; i < n; i++)
     value_at (t, i + 31 * (guint64) seed, buf + i * es);

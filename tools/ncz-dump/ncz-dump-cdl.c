@@ -9,6 +9,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 /* Character classes of the "C" locale, independent of the process locale. */
@@ -214,21 +215,178 @@ cdl_append_attribute_double (GString *out, double value, int digits)
 }
 
 void
-cdl_append_data_float (GString *out, float value, int digits)
+cdl_value_format_init (CdlValueFormat *vf, CdlArgKind kind, int digits)
 {
-  if (!isfinite (value))
-    append_special (out, value, "f");
+  vf->kind = kind;
+  vf->custom = FALSE;
+  switch (kind)
+    {
+    case CDL_ARG_INT: g_strlcpy (vf->format, "%d", sizeof vf->format); break;
+    case CDL_ARG_UINT: g_strlcpy (vf->format, "%u", sizeof vf->format); break;
+    case CDL_ARG_INT64: g_strlcpy (vf->format, "%lld", sizeof vf->format); break;
+    case CDL_ARG_UINT64: g_strlcpy (vf->format, "%llu", sizeof vf->format); break;
+    case CDL_ARG_FLOAT:
+    case CDL_ARG_DOUBLE:
+    default:
+      g_snprintf (vf->format, sizeof vf->format, "%%.%dg", CLAMP (digits, 1, 40));
+      break;
+    }
+}
+
+/* Copies literal text, which may hold "%%" but no conversion. */
+static gboolean
+copy_literal (GString *out, const char *start, const char *end)
+{
+  for (const char *p = start; p < end; p++)
+    {
+      if (*p == '%')
+        {
+          if (p + 1 >= end || p[1] != '%')
+            return FALSE;
+          g_string_append (out, "%%");
+          p++;
+          continue;
+        }
+      g_string_append_c (out, *p);
+    }
+  return TRUE;
+}
+
+gboolean
+cdl_value_format_set_c_format (CdlValueFormat *vf, const char *c_format)
+{
+  g_autoptr(GString) f = g_string_new (NULL);
+  const char *p = c_format;
+  const char *spec = NULL;
+  const char *conversions;
+  char conversion;
+
+  /* find the one conversion */
+  for (const char *q = c_format; *q; q++)
+    if (*q == '%')
+      {
+        if (q[1] == '%')
+          {
+            q++;
+            continue;
+          }
+        if (spec)
+          return FALSE;
+        spec = q;
+      }
+  if (spec == NULL || !copy_literal (f, c_format, spec))
+    return FALSE;
+
+  g_string_append_c (f, '%');
+  p = spec + 1;
+  while (*p && strchr ("-+ #0", *p))
+    g_string_append_c (f, *p++);
+  for (int n = 0; g_ascii_isdigit (*p); n++)
+    {
+      if (n >= 3)
+        return FALSE;
+      g_string_append_c (f, *p++);
+    }
+  if (*p == '.')
+    {
+      g_string_append_c (f, *p++);
+      for (int n = 0; g_ascii_isdigit (*p); n++)
+        {
+          if (n >= 2)
+            return FALSE;
+          g_string_append_c (f, *p++);
+        }
+    }
+  /* the length modifier follows from the value's type, not the text */
+  while (*p && strchr ("hlLqjzt", *p))
+    p++;
+  conversion = *p++;
+  switch (vf->kind)
+    {
+    case CDL_ARG_FLOAT:
+    case CDL_ARG_DOUBLE:
+      conversions = "eEfFgGaA";
+      break;
+    case CDL_ARG_INT64:
+    case CDL_ARG_UINT64:
+      conversions = "diouxX";
+      g_string_append (f, "ll");
+      break;
+    case CDL_ARG_INT:
+    case CDL_ARG_UINT:
+    default:
+      conversions = "diouxXc";
+      break;
+    }
+  if (conversion == '\0' || strchr (conversions, conversion) == NULL)
+    return FALSE;
+  g_string_append_c (f, conversion);
+  if (!copy_literal (f, p, p + strlen (p)) || f->len >= sizeof vf->format)
+    return FALSE;
+  g_strlcpy (vf->format, f->str, sizeof vf->format);
+  vf->custom = TRUE;
+  return TRUE;
+}
+
+/* Formats with the checked format of @vf; the argument has the type the
+ * format's conversion and length modifier expect. */
+static void
+append_formatted (GString *out, gboolean custom, const char *format, ...)
+{
+  char buf[128];
+  va_list args;
+  int n;
+
+  va_start (args, format);
+  if (custom)
+    g_string_append_vprintf (out, format, args);   /* any width */
   else
-    g_string_append_printf (out, "%.*g", digits, (double) value);
+    {
+      n = g_vsnprintf (buf, sizeof buf, format, args);
+      if (n > 0)
+        g_string_append_len (out, buf, MIN ((gsize) n, sizeof buf - 1));
+    }
+  va_end (args);
 }
 
 void
-cdl_append_data_double (GString *out, double value, int digits)
+cdl_value_format_append (const CdlValueFormat *vf, GString *out, gconstpointer value)
 {
-  if (!isfinite (value))
-    append_special (out, value, "");
-  else
-    g_string_append_printf (out, "%.*g", digits, value);
+  switch (vf->kind)
+    {
+    case CDL_ARG_INT:
+      append_formatted (out, vf->custom, vf->format, (int) *(const gint32 *) value);
+      break;
+    case CDL_ARG_UINT:
+      append_formatted (out, vf->custom, vf->format, (unsigned) *(const guint32 *) value);
+      break;
+    case CDL_ARG_INT64:
+      append_formatted (out, vf->custom, vf->format, (long long) *(const gint64 *) value);
+      break;
+    case CDL_ARG_UINT64:
+      append_formatted (out, vf->custom, vf->format,
+                        (unsigned long long) *(const guint64 *) value);
+      break;
+    case CDL_ARG_FLOAT:
+      {
+        float f = *(const float *) value;
+        if (isfinite (f))
+          append_formatted (out, vf->custom, vf->format, (double) f);
+        else
+          append_special (out, f, "f");
+      }
+      break;
+    case CDL_ARG_DOUBLE:
+    default:
+      {
+        double x = *(const double *) value;
+        if (isfinite (x))
+          append_formatted (out, vf->custom, vf->format, x);
+        else
+          append_special (out, x, "");
+      }
+      break;
+    }
 }
 
 gboolean

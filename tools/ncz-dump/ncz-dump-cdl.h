@@ -36,16 +36,43 @@ void cdl_append_data_string (GString *out, const char *text);
 void cdl_append_attribute_float (GString *out, float value, int digits);
 void cdl_append_attribute_double (GString *out, double value, int digits);
 
-/* Data values: "%.<digits>g"; NaN and the infinities by name (with an
- * "f" suffix for floats). */
-void cdl_append_data_float (GString *out, float value, int digits);
-void cdl_append_data_double (GString *out, double value, int digits);
-
 /* The fill value comparison of the data section: equal, or within a
  * relative machine epsilon; all NaNs are equal, and so are all
  * infinities. */
 gboolean cdl_float_equals (float value, float fill);
 gboolean cdl_double_equals (double value, double fill);
+
+/* How the data section prints the values of one variable. */
+typedef enum
+{
+  CDL_ARG_INT,              /* byte, short, int */
+  CDL_ARG_UINT,             /* ubyte, ushort, uint */
+  CDL_ARG_INT64,
+  CDL_ARG_UINT64,
+  CDL_ARG_FLOAT,
+  CDL_ARG_DOUBLE,
+} CdlArgKind;
+
+typedef struct
+{
+  CdlArgKind kind;
+  gboolean custom;          /* from a C_format attribute */
+  char format[128];         /* printf format for one value */
+} CdlValueFormat;
+
+/* The default format of a numeric value: "%d", "%u", "%lld", "%llu", or
+ * "%.<digits>g" for floats and doubles. */
+void cdl_value_format_init (CdlValueFormat *vf, CdlArgKind kind, int digits);
+
+/* Replaces the format by a variable's C_format attribute when it holds
+ * exactly one conversion suitable for the kind of value ("%d", "%5.2f",
+ * "x=%g units", ...). Returns FALSE, leaving @vf alone, otherwise. */
+gboolean cdl_value_format_set_c_format (CdlValueFormat *vf, const char *c_format);
+
+/* Appends one value: @value points to a gint32/guint32-widened integer
+ * (see CdlArgKind), a gint64, a guint64, a float or a double. */
+void cdl_value_format_append (const CdlValueFormat *vf, GString *out,
+                              gconstpointer value);
 
 /* The dataset name derived from a path or URL: the last component of
  * the path without its extension. */

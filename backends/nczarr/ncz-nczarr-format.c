@@ -1,0 +1,621 @@
+/* ncz-nczarr-format.c: the NCZarr / Zarr v2 format backend
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "nczarr-private.h"
+
+/*
+ * NczNczarrFormat:
+ *
+ * Reads every NCZarr layout netcdf-c has written and plain Zarr v2, and
+ * writes NCZarr (metadata keys inside .zgroup/.zarray, the default, or as
+ * attributes in .zattrs with the URL fragment `layout=attributes`) or
+ * plain Zarr (`mode=zarr`).
+ *
+ * URL fragment keys understood besides `mode`:
+ * - `layout=keys|attributes|keys-upper`: the NCZarr layout written:
+ *   `keys` (default for new datasets) puts the NCZarr keys inside
+ *   .zgroup/.zarray as netcdf-c 4.9.1-4.9.2 do, `attributes` puts them in
+ *   .zattrs as netcdf-c 4.9.3+ do, `keys-upper` (alias `netcdf-4.9.0`)
+ *   writes the upper-case keys and "<U1" chars netcdf-c 4.9.0 reads. An
+ *   existing dataset keeps its own layout unless one is asked for.
+ * - `anonymous_dim_prefix=<text>`: the name prefix of dimensions made up
+ *   for unnamed Zarr axes (default `_Anonymous_Dim_`, as netcdf-c 4.9.3;
+ *   netcdf-c 4.9.0-4.9.2 used `_zdim_`)
+ * - `dimension_separator=.|/`: the chunk key separator of new arrays
+ *
+ * Reading, where netcdf-c's behaviour is not followed:
+ * - unnamed Zarr axes become root-group dimensions `<prefix><length>`;
+ *   `_ARRAY_DIMENSIONS` names become root-group dimensions, except that a
+ *   name an enclosing group already uses with another length is defined
+ *   in the array's own group. Two arrays of one group giving one name two
+ *   lengths is an error naming both arrays (netcdf-c 4.9.0 truncated).
+ *   An `_ARRAY_DIMENSIONS` whose length differs from the rank is ignored;
+ *   `["_scalar_"]` on shape [1] marks a scalar.
+ * - shape [] (zarr-python 0-d arrays) is a scalar with chunk key "0".
+ * - "order": "F" chunks are transposed; ">" dtypes are byte-swapped
+ *   (netcdf-c 4.9.0 wrote ">i4" with little-endian bytes: such data read
+ *   as the dtype says, like zarr-python does).
+ * - "<U1" is a one-byte char only in stores netcdf-c wrote (a root
+ *   `_NCProperties` or NCZarr metadata); other dtypes outside integers,
+ *   f4/f8 and "S<n>" fail the open with NCZ_BACKEND_ERROR_UNSUPPORTED.
+ * - an array or group listed in NCZarr metadata without its .zarray or
+ *   .zgroup (stores left half-written by netcdf-c 4.9.0) fails the open.
+ * - attribute values without a types map: integers take the first of
+ *   int, uint, int64, uint64 that holds every value, any real makes the
+ *   attribute double, booleans are ubyte; strings, objects, null, mixed
+ *   and nested arrays become char text (JSON as netcdf-c prints it); `[]`
+ *   becomes an empty char attribute (netcdf-c fails the open).
+ * - a fill_value equal to netcdf-c's default fill (floats compared at
+ *   the six digits netcdf-c prints) is not a user fill value.
+ *
+ * Writing: char text is stored as raw JSON only when it is a JSON object
+ * or an array holding arrays or objects, so that text such as "42" or
+ * "[1, 2]" reads back unchanged; floats are written with the digits that
+ * read back exactly; "S" fill values other than NUL are base64 as Zarr
+ * requires; codec parameters are JSON numbers. Unlimited dimensions are
+ * written as {"size": n, "unlimited": 1} in every NCZarr layout. Each
+ * metadata object is written only when its text changed; NCZarr V1
+ * datasets open read-only.
+ */
+struct _NczNczarrFormat
+{
+  GObject parent_instance;
+
+  NczUrl *url;
+  NczStore *store;
+  char *anon_prefix;
+
+  NczarrLayout layout;        /* of the store as opened, or as created */
+  NczarrLayout write_layout;
+  gboolean convert_pending;   /* rewrite every object on the next change */
+  char *ncproperties;
+  char separator;
+
+  GMutex lock;                /* protects @written */
+  GHashTable *written;        /* key -> text last written (or read) */
+};
+
+enum {
+  PROP_0,
+  PROP_URL,
+  PROP_STORE,
+  PROP_ANONYMOUS_DIM_PREFIX,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void ncz_nczarr_format_iface_init (NczFormatInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (NczNczarrFormat, ncz_nczarr_format, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (NCZ_TYPE_FORMAT,
+                                                      ncz_nczarr_format_iface_init))
+
+/* ---- per-variable state ---- */
+
+static GQuark var_info_quark (void);
+G_DEFINE_QUARK (ncz-nczarr-var-info, var_info)
+
+NczarrVarInfo *
+nczarr_var_info_peek (NczVariable *variable)
+{
+  return g_object_get_qdata (G_OBJECT (variable), var_info_quark ());
+}
+
+NczarrVarInfo *
+nczarr_var_info_ensure (NczVariable *variable, char separator)
+{
+  static GMutex lock;
+  NczarrVarInfo *info;
+
+  g_mutex_lock (&lock);
+  info = g_object_get_qdata (G_OBJECT (variable), var_info_quark ());
+  if (info == NULL)
+    {
+      info = g_new0 (NczarrVarInfo, 1);
+      info->separator = separator;
+      g_object_set_qdata_full (G_OBJECT (variable), var_info_quark (), info, g_free);
+    }
+  g_mutex_unlock (&lock);
+  return info;
+}
+
+char *
+nczarr_key_join (const char *prefix, const char *name)
+{
+  if (prefix == NULL || *prefix == '\0')
+    return g_strdup (name);
+  return g_strconcat (prefix, "/", name, NULL);
+}
+
+static char *
+strip_root (char *full)
+{
+  if (full[0] == '/')
+    memmove (full, full + 1, strlen (full));
+  return full;
+}
+
+char *
+nczarr_variable_key (NczVariable *variable)
+{
+  return strip_root (ncz_variable_get_full_name (variable));
+}
+
+char *
+nczarr_group_key (NczGroup *group)
+{
+  return strip_root (ncz_group_get_full_name (group));
+}
+
+NczUrl *
+nczarr_format_peek_url (NczNczarrFormat *self)
+{
+  return self->url;
+}
+
+NczStore *
+nczarr_format_peek_store (NczNczarrFormat *self)
+{
+  return self->store;
+}
+
+const char *
+ncz_nczarr_format_get_layout (NczNczarrFormat *self)
+{
+  g_return_val_if_fail (NCZ_IS_NCZARR_FORMAT (self), NULL);
+  return nczarr_layout_name (self->layout);
+}
+
+/* ---- options from the URL ---- */
+
+static const char *
+fragment (NczNczarrFormat *self, const char *key)
+{
+  return self->url ? ncz_url_get_fragment_value (self->url, key) : NULL;
+}
+
+static gboolean
+url_pure_zarr (NczNczarrFormat *self)
+{
+  return self->url && ncz_url_is_pure_zarr (self->url);
+}
+
+static gboolean
+url_xarray (NczNczarrFormat *self)
+{
+  return self->url == NULL || ncz_url_use_xarray (self->url);
+}
+
+static const char *
+location (NczNczarrFormat *self)
+{
+  return self->url ? ncz_url_get_original (self->url) : "(store)";
+}
+
+/* The layout to write when the URL does not ask for one. */
+static gboolean
+requested_layout (NczNczarrFormat *self, NczarrLayout *layout, GError **error)
+{
+  const char *l = fragment (self, "layout");
+
+  if (url_pure_zarr (self))
+    {
+      *layout = NCZARR_LAYOUT_PURE;
+      return TRUE;
+    }
+  if (l == NULL || *l == '\0')
+    return FALSE;
+  if (g_str_equal (l, "attributes"))
+    *layout = NCZARR_LAYOUT_ATTRIBUTES;
+  else if (g_str_equal (l, "keys"))
+    *layout = NCZARR_LAYOUT_KEYS;
+  else if (g_str_equal (l, "keys-upper") || g_str_equal (l, "netcdf-4.9.0"))
+    *layout = NCZARR_LAYOUT_KEYS_UPPER;
+  else
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_BAD_URL,
+                   "%s: unknown layout \"%s\" (use \"keys\", \"attributes\" or \"keys-upper\")",
+                   location (self), l);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+setup_write_options (NczNczarrFormat *self, GError **error)
+{
+  const char *sep = fragment (self, "dimension_separator");
+
+  if (sep == NULL || *sep == '\0' || g_str_equal (sep, "."))
+    self->separator = '.';
+  else if (g_str_equal (sep, "/"))
+    self->separator = '/';
+  else
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_BAD_URL,
+                   "%s: dimension_separator must be \".\" or \"/\"", location (self));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static char *
+default_ncproperties (void)
+{
+  return g_strdup ("version=2,ncz=" NCZ_VERSION ",nczarr=" NCZARR_VERSION);
+}
+
+/* ---- metadata bookkeeping ---- */
+
+static void
+build (NczNczarrFormat *self, NczDataset *dataset, GPtrArray *keys, GPtrArray *texts)
+{
+  NczarrWriteOptions o = { 0 };
+
+  o.layout = self->write_layout;
+  o.xarray = url_xarray (self);
+  o.ncproperties = self->ncproperties;
+  o.default_separator = self->separator;
+  nczarr_build_metadata (dataset, &o, keys, texts);
+}
+
+static void
+remember_metadata (NczNczarrFormat *self, NczDataset *dataset)
+{
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+
+  build (self, dataset, keys, texts);
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < keys->len; i++)
+    g_hash_table_replace (self->written, g_strdup (g_ptr_array_index (keys, i)),
+                          g_ptr_array_index (texts, i));
+  g_mutex_unlock (&self->lock);
+}
+
+/* ---- NczFormat ---- */
+
+static const char *
+nczarr_get_name (NczFormat *format)
+{
+  NczNczarrFormat *self = NCZ_NCZARR_FORMAT (format);
+  return self->write_layout == NCZARR_LAYOUT_PURE ? "zarr" : "nczarr";
+}
+
+static gboolean
+nczarr_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
+             GError **error)
+{
+  NczNczarrFormat *self = NCZ_NCZARR_FORMAT (format);
+  g_autoptr(GHashTable) owners = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GError) local = NULL;
+  NczarrReader r = { 0 };
+  NczarrLayout requested;
+
+  if (self->store == NULL)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
+                   "%s: the NCZarr format needs a store", location (self));
+      return FALSE;
+    }
+  if (!setup_write_options (self, error))
+    return FALSE;
+
+  r.format = self;
+  r.dataset = dataset;
+  r.store = self->store;
+  r.url = self->url;
+  r.cancellable = cancellable;
+  r.pure = url_pure_zarr (self);
+  r.xarray = url_xarray (self);
+  r.anon_prefix = self->anon_prefix;
+  r.dim_owner = owners;
+
+  if (!nczarr_read_dataset (&r, &local))
+    {
+      g_free (r.ncproperties);
+      g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", location (self));
+      return FALSE;
+    }
+  self->layout = r.layout;
+  self->ncproperties = r.ncproperties ? r.ncproperties : default_ncproperties ();
+
+  if (!requested_layout (self, &requested, &local))
+    {
+      if (local)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      switch (self->layout)
+        {
+        case NCZARR_LAYOUT_PURE: requested = NCZARR_LAYOUT_PURE; break;
+        case NCZARR_LAYOUT_ATTRIBUTES: requested = NCZARR_LAYOUT_ATTRIBUTES; break;
+        case NCZARR_LAYOUT_KEYS_UPPER: requested = NCZARR_LAYOUT_KEYS_UPPER; break;
+        case NCZARR_LAYOUT_V1:
+        case NCZARR_LAYOUT_KEYS:
+        default:
+          requested = NCZARR_LAYOUT_KEYS;
+          break;
+        }
+    }
+  self->write_layout = requested;
+
+  if (ncz_dataset_is_writable (dataset))
+    {
+      if (self->layout == NCZARR_LAYOUT_V1)
+        {
+          g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_READ_ONLY,
+                       "%s: NCZarr version 1 datasets can only be opened read-only",
+                       location (self));
+          return FALSE;
+        }
+      self->convert_pending = self->write_layout != self->layout;
+      remember_metadata (self, dataset);
+    }
+  return TRUE;
+}
+
+static gboolean
+nczarr_create (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
+               GError **error)
+{
+  NczNczarrFormat *self = NCZ_NCZARR_FORMAT (format);
+  g_autoptr(GError) local = NULL;
+  NczarrLayout requested;
+
+  if (self->store == NULL)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
+                   "%s: the NCZarr format needs a store", location (self));
+      return FALSE;
+    }
+  if (!setup_write_options (self, error))
+    return FALSE;
+  if (!requested_layout (self, &requested, &local))
+    {
+      if (local)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      requested = NCZARR_LAYOUT_KEYS;
+    }
+  self->layout = self->write_layout = requested;
+  self->convert_pending = FALSE;
+  g_free (self->ncproperties);
+  self->ncproperties = default_ncproperties ();
+  return TRUE;
+}
+
+static gboolean
+nczarr_sync (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
+             GError **error)
+{
+  NczNczarrFormat *self = NCZ_NCZARR_FORMAT (format);
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) changed = g_ptr_array_new ();
+  g_autoptr(GHashTable) present = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) stale = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer k, v;
+
+  build (self, dataset, keys, texts);
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < keys->len; i++)
+    {
+      const char *key = g_ptr_array_index (keys, i);
+      const char *old = g_hash_table_lookup (self->written, key);
+      g_hash_table_add (present, (gpointer) key);
+      if (old == NULL || !g_str_equal (old, g_ptr_array_index (texts, i)))
+        g_ptr_array_add (changed, GUINT_TO_POINTER (i));
+    }
+  /* .zattrs objects that were written before and are no longer needed */
+  g_hash_table_iter_init (&iter, self->written);
+  while (g_hash_table_iter_next (&iter, &k, &v))
+    if (!g_hash_table_contains (present, k) && g_str_has_suffix (k, ".zattrs"))
+      g_ptr_array_add (stale, g_strdup (k));
+  g_mutex_unlock (&self->lock);
+
+  if (changed->len > 0 && self->convert_pending)
+    {
+      /* a store of another layout: rewrite everything in the new one */
+      g_ptr_array_set_size (changed, 0);
+      for (guint i = 0; i < keys->len; i++)
+        g_ptr_array_add (changed, GUINT_TO_POINTER (i));
+    }
+
+  for (guint j = 0; j < changed->len; j++)
+    {
+      guint i = GPOINTER_TO_UINT (g_ptr_array_index (changed, j));
+      const char *key = g_ptr_array_index (keys, i);
+      const char *text = g_ptr_array_index (texts, i);
+      g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+      g_autoptr(GError) local = NULL;
+
+      if (!ncz_store_write (self->store, key, bytes, cancellable, &local))
+        {
+          g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: writing %s: ",
+                                      location (self), key);
+          return FALSE;
+        }
+      g_mutex_lock (&self->lock);
+      g_hash_table_replace (self->written, g_strdup (key), g_strdup (text));
+      g_mutex_unlock (&self->lock);
+    }
+  for (guint i = 0; i < stale->len; i++)
+    {
+      const char *key = g_ptr_array_index (stale, i);
+      g_autoptr(GError) local = NULL;
+      if (!ncz_store_remove (self->store, key, cancellable, &local) &&
+          !g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+        {
+          g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: removing %s: ",
+                                      location (self), key);
+          return FALSE;
+        }
+      g_mutex_lock (&self->lock);
+      g_hash_table_remove (self->written, key);
+      g_mutex_unlock (&self->lock);
+    }
+  if (changed->len > 0)
+    {
+      self->convert_pending = FALSE;
+      self->layout = self->write_layout;
+    }
+  return TRUE;
+}
+
+static gboolean
+nczarr_close (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
+              GError **error)
+{
+  return TRUE;
+}
+
+static GBytes *
+nczarr_read_chunk (NczFormat *format, NczVariable *variable, const guint64 *chunk_index,
+                   GCancellable *cancellable, GError **error)
+{
+  return nczarr_chunk_read (NCZ_NCZARR_FORMAT (format), variable, chunk_index,
+                            cancellable, error);
+}
+
+static gboolean
+nczarr_write_chunk (NczFormat *format, NczVariable *variable, const guint64 *chunk_index,
+                    GBytes *data, GCancellable *cancellable, GError **error)
+{
+  NczNczarrFormat *self = NCZ_NCZARR_FORMAT (format);
+
+  if (nczarr_var_info_peek (variable) == NULL)
+    {
+      /* a variable defined since the dataset was opened */
+      nczarr_var_info_ensure (variable, self->separator);
+    }
+  return nczarr_chunk_write (self, variable, chunk_index, data, cancellable, error);
+}
+
+static void
+ncz_nczarr_format_iface_init (NczFormatInterface *iface)
+{
+  iface->get_name = nczarr_get_name;
+  iface->open = nczarr_open;
+  iface->create = nczarr_create;
+  iface->sync = nczarr_sync;
+  iface->close = nczarr_close;
+  iface->read_chunk = nczarr_read_chunk;
+  iface->write_chunk = nczarr_write_chunk;
+}
+
+/* ---- GObject ---- */
+
+static void
+ncz_nczarr_format_set_property (GObject *object, guint prop_id,
+                                const GValue *value, GParamSpec *pspec)
+{
+  NczNczarrFormat *self = NCZ_NCZARR_FORMAT (object);
+
+  switch (prop_id)
+    {
+    case PROP_URL:
+      g_set_object (&self->url, g_value_get_object (value));
+      break;
+    case PROP_STORE:
+      g_set_object (&self->store, g_value_get_object (value));
+      break;
+    case PROP_ANONYMOUS_DIM_PREFIX:
+      g_free (self->anon_prefix);
+      self->anon_prefix = g_value_dup_string (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ncz_nczarr_format_get_property (GObject *object, guint prop_id,
+                                GValue *value, GParamSpec *pspec)
+{
+  NczNczarrFormat *self = NCZ_NCZARR_FORMAT (object);
+
+  switch (prop_id)
+    {
+    case PROP_URL:
+      g_value_set_object (value, self->url);
+      break;
+    case PROP_STORE:
+      g_value_set_object (value, self->store);
+      break;
+    case PROP_ANONYMOUS_DIM_PREFIX:
+      g_value_set_string (value, self->anon_prefix);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ncz_nczarr_format_constructed (GObject *object)
+{
+  NczNczarrFormat *self = NCZ_NCZARR_FORMAT (object);
+
+  G_OBJECT_CLASS (ncz_nczarr_format_parent_class)->constructed (object);
+  if (self->anon_prefix == NULL)
+    {
+      const char *p = fragment (self, "anonymous_dim_prefix");
+      self->anon_prefix = g_strdup (p && *p ? p : NCZARR_DEFAULT_ANON_PREFIX);
+    }
+}
+
+static void
+ncz_nczarr_format_finalize (GObject *object)
+{
+  NczNczarrFormat *self = NCZ_NCZARR_FORMAT (object);
+
+  g_clear_object (&self->url);
+  g_clear_object (&self->store);
+  g_free (self->anon_prefix);
+  g_free (self->ncproperties);
+  g_hash_table_unref (self->written);
+  g_mutex_clear (&self->lock);
+  G_OBJECT_CLASS (ncz_nczarr_format_parent_class)->finalize (object);
+}
+
+static void
+ncz_nczarr_format_class_init (NczNczarrFormatClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->set_property = ncz_nczarr_format_set_property;
+  object_class->get_property = ncz_nczarr_format_get_property;
+  object_class->constructed = ncz_nczarr_format_constructed;
+  object_class->finalize = ncz_nczarr_format_finalize;
+
+  properties[PROP_URL] =
+    g_param_spec_object ("url", NULL, NULL, NCZ_TYPE_URL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STORE] =
+    g_param_spec_object ("store", NULL, NULL, NCZ_TYPE_STORE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ANONYMOUS_DIM_PREFIX] =
+    g_param_spec_string ("anonymous-dim-prefix", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+ncz_nczarr_format_init (NczNczarrFormat *self)
+{
+  g_mutex_init (&self->lock);
+  self->written = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->separator = '.';
+  self->layout = self->write_layout = NCZARR_LAYOUT_KEYS;
+}

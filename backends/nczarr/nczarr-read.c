@@ -1,0 +1,1287 @@
+/* nczarr-read.c: loading NCZarr and Zarr v2 metadata into the model
+ *
+ * Every layout netcdf-c has written is read: NCZarr V1 (.nczarr,
+ * .nczgroup, .nczarray, .nczattrs objects), _NCZARR_* keys (4.9.0),
+ * _nczarr_* keys inside .zgroup/.zarray (4.9.1-4.9.2), _nczarr_*
+ * attributes in .zattrs (4.9.3+), and plain Zarr v2 with or without the
+ * XArray _ARRAY_DIMENSIONS convention.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "nczarr-private.h"
+
+/* Largest number of elements of one array (exactly representable as a
+ * double, as in JavaScript and zarr-python's JSON). */
+#define NCZARR_MAX_ELEMENTS (G_GUINT64_CONSTANT (1) << 53)
+/* Largest decoded chunk accepted. */
+#define NCZARR_MAX_CHUNK_BYTES (G_GUINT64_CONSTANT (1) << 34)
+
+static void
+bad_metadata (GError **error, const char *key, const char *format, ...) G_GNUC_PRINTF (3, 4);
+
+static void
+bad_metadata (GError **error, const char *key, const char *format, ...)
+{
+  va_list args;
+  g_autofree char *msg = NULL;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_METADATA,
+               "%s: %s", key, msg);
+}
+
+/* Reads and parses a JSON object. Returns NULL without setting @error
+ * when the object does not exist. */
+static NczJson *
+read_json (NczarrReader *r, const char *key, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(NczJson) node = NULL;
+  gsize size = 0;
+  const char *data;
+
+  bytes = ncz_store_read (r->store, key, r->cancellable, &local);
+  if (bytes == NULL)
+    {
+      if (g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+        return NULL;
+      g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", key);
+      return NULL;
+    }
+  data = g_bytes_get_data (bytes, &size);
+  node = ncz_json_parse (data ? data : "", size, &local);
+  if (node == NULL)
+    {
+      bad_metadata (error, key, "%s", local->message);
+      return NULL;
+    }
+  if (ncz_json_get_kind (node) != NCZ_JSON_OBJECT)
+    {
+      bad_metadata (error, key, "the content is a JSON %s, not an object",
+                    ncz_json_kind_name (ncz_json_get_kind (node)));
+      return NULL;
+    }
+  return g_steal_pointer (&node);
+}
+
+static gboolean
+key_exists (NczarrReader *r, const char *key, gboolean *exists, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  guint64 len;
+
+  if (ncz_store_get_length (r->store, key, &len, r->cancellable, &local))
+    {
+      *exists = TRUE;
+      return TRUE;
+    }
+  *exists = FALSE;
+  if (g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+    return TRUE;
+  g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", key);
+  return FALSE;
+}
+
+/* Lower- or upper-case NCZarr key of a metadata object. */
+static NczJson *
+nczarr_member (const NczJson *obj, const char *lower)
+{
+  NczJson *v;
+  g_autofree char *upper = NULL;
+
+  if (obj == NULL)
+    return NULL;
+  v = ncz_json_object_get (obj, lower);
+  if (v)
+    return v;
+  upper = g_ascii_strup (lower, -1);
+  return ncz_json_object_get (obj, upper);
+}
+
+static gboolean
+name_is_valid_segment (const char *name)
+{
+  if (name == NULL || *name == '\0' || g_str_equal (name, ".") || g_str_equal (name, ".."))
+    return FALSE;
+  if (strchr (name, '/') != NULL || !g_utf8_validate (name, -1, NULL))
+    return FALSE;
+  for (const char *p = name; *p; p++)
+    if ((guchar) *p < 0x20 || *p == 0x7f)
+      return FALSE;
+  return ncz_store_key_is_valid (name, FALSE, NULL);
+}
+
+static gboolean
+check_zarr_format (const NczJson *obj, const char *key, gboolean required,
+                   GError **error)
+{
+  const NczJson *zf = ncz_json_object_get (obj, "zarr_format");
+  gint64 v = 0;
+
+  if (zf == NULL)
+    {
+      if (!required)
+        return TRUE;
+      bad_metadata (error, key, "the key \"zarr_format\" is missing");
+      return FALSE;
+    }
+  if (ncz_json_get_kind (zf) != NCZ_JSON_NUMBER || !ncz_json_get_int64 (zf, &v))
+    {
+      bad_metadata (error, key, "\"zarr_format\" is not an integer");
+      return FALSE;
+    }
+  if (v != 2)
+    {
+      g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED,
+                   "%s: \"zarr_format\" is %" G_GINT64_FORMAT ", only Zarr version 2 is supported",
+                   key, v);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The "types" map of an object's attributes, from _nczarr_attr in
+ * .zattrs or, for V1, from the .nczattrs object. */
+static NczJson *
+read_types_map (NczarrReader *r, const char *prefix, const NczJson *zattrs,
+                GError **error)
+{
+  NczJson *info = nczarr_member (zattrs, "_nczarr_attr");
+
+  if (info && ncz_json_get_kind (info) == NCZ_JSON_OBJECT)
+    {
+      NczJson *types = ncz_json_object_get (info, "types");
+      if (types && ncz_json_get_kind (types) == NCZ_JSON_OBJECT)
+        return ncz_json_ref (types);
+      return NULL;
+    }
+  if (r->layout == NCZARR_LAYOUT_V1)
+    {
+      static const char *const names[] = { ".nczattrs", ".nczattr", ".nczvar" };
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        {
+          g_autofree char *key = nczarr_key_join (prefix, names[i]);
+          g_autoptr(GError) local = NULL;
+          g_autoptr(NczJson) obj = read_json (r, key, &local);
+          if (local)
+            {
+              g_propagate_error (error, g_steal_pointer (&local));
+              return NULL;
+            }
+          if (obj)
+            {
+              NczJson *types = ncz_json_object_get (obj, "types");
+              if (types && ncz_json_get_kind (types) == NCZ_JSON_OBJECT)
+                return ncz_json_ref (types);
+              return NULL;
+            }
+        }
+    }
+  return NULL;
+}
+
+static const char *
+types_lookup (const NczJson *types, const char *name)
+{
+  NczJson *t;
+  if (types == NULL)
+    return NULL;
+  t = ncz_json_object_get (types, name);
+  if (t && ncz_json_get_kind (t) == NCZ_JSON_STRING)
+    return ncz_json_get_string (t, NULL);
+  return NULL;
+}
+
+typedef gboolean (*SetAttributeFunc) (gpointer object, NczAttribute *attr, GError **error);
+
+static void
+load_attributes (NczarrReader *r, const char *zattrs_key, const NczJson *zattrs,
+                 const NczJson *types, gpointer object, SetAttributeFunc set,
+                 gboolean is_variable)
+{
+  gsize n;
+
+  if (zattrs == NULL)
+    return;
+  n = ncz_json_object_get_size (zattrs);
+  for (gsize i = 0; i < n; i++)
+    {
+      const char *name = ncz_json_object_get_key (zattrs, i);
+      const NczJson *value = ncz_json_object_get_value (zattrs, i);
+      g_autoptr(NczAttribute) attr = NULL;
+      g_autoptr(GError) local = NULL;
+
+      if (nczarr_attr_name_is_reserved (name))
+        continue;
+      if (is_variable && g_str_equal (name, "_FillValue"))
+        continue;
+      attr = nczarr_attr_from_json (name, value, types_lookup (types, name), &local);
+      if (attr == NULL)
+        {
+          g_debug ("%s: skipping attribute \"%s\": %s", zattrs_key, name,
+                   local ? local->message : "cannot be converted");
+          continue;
+        }
+      if (!set (object, attr, &local))
+        {
+          g_debug ("%s: skipping attribute \"%s\": %s", zattrs_key, name, local->message);
+          continue;
+        }
+    }
+}
+
+static gboolean
+set_group_attribute (gpointer object, NczAttribute *attr, GError **error)
+{
+  return ncz_group_set_attribute (object, attr, error);
+}
+
+static gboolean
+set_variable_attribute (gpointer object, NczAttribute *attr, GError **error)
+{
+  return ncz_variable_set_attribute (object, attr, error);
+}
+
+/* ---- dimensions ---- */
+
+static gboolean
+parse_dims (NczarrReader *r, NczGroup *group, const char *info_key,
+            const NczJson *dims, GError **error)
+{
+  gsize n;
+
+  if (dims == NULL || ncz_json_get_kind (dims) == NCZ_JSON_NULL)
+    return TRUE;
+  if (ncz_json_get_kind (dims) != NCZ_JSON_OBJECT)
+    {
+      bad_metadata (error, info_key, "the dimensions (\"dims\") are not a JSON object");
+      return FALSE;
+    }
+  n = ncz_json_object_get_size (dims);
+  for (gsize i = 0; i < n; i++)
+    {
+      const char *name = ncz_json_object_get_key (dims, i);
+      const NczJson *v = ncz_json_object_get_value (dims, i);
+      guint64 len = 0;
+      gboolean unlimited = FALSE;
+      g_autoptr(GError) local = NULL;
+
+      if (ncz_json_get_kind (v) == NCZ_JSON_OBJECT)
+        {
+          const NczJson *size = ncz_json_object_get (v, "size");
+          const NczJson *unlim = ncz_json_object_get (v, "unlimited");
+          if (size == NULL || ncz_json_get_kind (size) != NCZ_JSON_NUMBER ||
+              !ncz_json_get_uint64 (size, &len))
+            {
+              bad_metadata (error, info_key,
+                            "dimension \"%s\": \"size\" is not a non-negative integer", name);
+              return FALSE;
+            }
+          if (unlim)
+            {
+              gint64 u = 0;
+              if (ncz_json_get_kind (unlim) == NCZ_JSON_BOOLEAN)
+                unlimited = ncz_json_get_boolean (unlim);
+              else if (ncz_json_get_kind (unlim) == NCZ_JSON_NUMBER && ncz_json_get_int64 (unlim, &u))
+                unlimited = u != 0;
+              else
+                {
+                  bad_metadata (error, info_key,
+                                "dimension \"%s\": \"unlimited\" is not 0 or 1", name);
+                  return FALSE;
+                }
+            }
+        }
+      else if (ncz_json_get_kind (v) != NCZ_JSON_NUMBER || !ncz_json_get_uint64 (v, &len))
+        {
+          bad_metadata (error, info_key,
+                        "the length of dimension \"%s\" is not a non-negative integer", name);
+          return FALSE;
+        }
+      if (len > NCZARR_MAX_ELEMENTS)
+        {
+          bad_metadata (error, info_key, "dimension \"%s\" is too long (%" G_GUINT64_FORMAT ")",
+                        name, len);
+          return FALSE;
+        }
+      if (ncz_group_add_dimension (group, name, len, unlimited, &local) == NULL)
+        {
+          bad_metadata (error, info_key, "dimension \"%s\": %s", name, local->message);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Root-group dimension for an unnamed axis of length @len. */
+static NczDimension *
+anonymous_dim (NczarrReader *r, guint64 len, const char *akey, GError **error)
+{
+  NczGroup *root = ncz_dataset_get_root_group (r->dataset);
+  g_autofree char *name = g_strdup_printf ("%s%" G_GUINT64_FORMAT, r->anon_prefix, len);
+  NczDimension *d = ncz_group_get_dimension (root, name);
+  g_autoptr(GError) local = NULL;
+
+  if (d)
+    {
+      if (ncz_dimension_get_length (d) != len)
+        {
+          const char *other = g_hash_table_lookup (r->dim_owner, d);
+          bad_metadata (error, akey,
+                        "dimension \"%s\" of length %" G_GUINT64_FORMAT
+                        " conflicts with the length %" G_GUINT64_FORMAT " given by \"%s\"",
+                        name, len, ncz_dimension_get_length (d), other ? other : "?");
+          return NULL;
+        }
+      return d;
+    }
+  d = ncz_group_add_dimension (root, name, len, FALSE, &local);
+  if (d == NULL)
+    {
+      bad_metadata (error, akey, "%s", local->message);
+      return NULL;
+    }
+  g_hash_table_insert (r->dim_owner, d, g_strdup (akey));
+  return d;
+}
+
+/* A dimension named by _ARRAY_DIMENSIONS of an array in @group. */
+static NczDimension *
+xarray_dim (NczarrReader *r, NczGroup *group, const char *name, guint64 len,
+            const char *akey, GError **error)
+{
+  NczGroup *root = ncz_dataset_get_root_group (r->dataset);
+  NczDimension *d = ncz_group_lookup_dimension (group, name);
+  g_autoptr(GError) local = NULL;
+  NczGroup *where;
+
+  if (d && ncz_dimension_get_length (d) == len)
+    return d;
+  if (d && ncz_dimension_get_group (d) == group)
+    {
+      const char *other = g_hash_table_lookup (r->dim_owner, d);
+      g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_METADATA,
+                   "%s/.zattrs: \"_ARRAY_DIMENSIONS\" gives dimension \"%s\" the length %"
+                   G_GUINT64_FORMAT ", but array \"%s\" gives it the length %" G_GUINT64_FORMAT,
+                   akey, name, len, other ? other : "?", ncz_dimension_get_length (d));
+      return NULL;
+    }
+  /* New names go to the root group; a name already used with another
+   * length by an enclosing group is defined in the array's own group. */
+  where = d ? group : root;
+  d = ncz_group_add_dimension (where, name, len, FALSE, &local);
+  if (d == NULL)
+    {
+      g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_METADATA,
+                   "%s/.zattrs: \"_ARRAY_DIMENSIONS\": %s", akey, local->message);
+      return NULL;
+    }
+  g_hash_table_insert (r->dim_owner, d, g_strdup (akey));
+  return d;
+}
+
+/* ---- arrays ---- */
+
+static gboolean
+parse_uint_list (const NczJson *node, const char *key, const char *what,
+                 GArray *out, GError **error)
+{
+  gsize n;
+
+  if (node == NULL)
+    {
+      bad_metadata (error, key, "the key \"%s\" is missing", what);
+      return FALSE;
+    }
+  if (ncz_json_get_kind (node) != NCZ_JSON_ARRAY)
+    {
+      bad_metadata (error, key, "\"%s\" is a JSON %s, not an array", what,
+                    ncz_json_kind_name (ncz_json_get_kind (node)));
+      return FALSE;
+    }
+  n = ncz_json_array_get_length (node);
+  if (n > 1024)
+    {
+      bad_metadata (error, key, "\"%s\" has %" G_GSIZE_FORMAT " entries, too many dimensions",
+                    what, n);
+      return FALSE;
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      const NczJson *e = ncz_json_array_get (node, i);
+      guint64 v = 0;
+      if (ncz_json_get_kind (e) != NCZ_JSON_NUMBER || !ncz_json_get_uint64 (e, &v))
+        {
+          g_autofree char *t = ncz_json_to_string (e, FALSE);
+          bad_metadata (error, key, "\"%s\"[%" G_GSIZE_FORMAT "] is %s, not a non-negative integer",
+                        what, i, t);
+          return FALSE;
+        }
+      g_array_append_val (out, v);
+    }
+  return TRUE;
+}
+
+static GPtrArray *
+parse_filters (NczarrReader *r, const char *key, const NczJson *zarray, GError **error)
+{
+  g_autoptr(GPtrArray) specs = g_ptr_array_new_with_free_func ((GDestroyNotify) ncz_filter_spec_free);
+  const NczJson *filters = ncz_json_object_get (zarray, "filters");
+  const NczJson *compressor = ncz_json_object_get (zarray, "compressor");
+  g_autoptr(GPtrArray) dicts = g_ptr_array_new ();
+  g_autoptr(GPtrArray) where = g_ptr_array_new ();
+
+  if (filters && ncz_json_get_kind (filters) != NCZ_JSON_NULL)
+    {
+      gsize n;
+      if (ncz_json_get_kind (filters) != NCZ_JSON_ARRAY)
+        {
+          bad_metadata (error, key, "\"filters\" is a JSON %s, not an array or null",
+                        ncz_json_kind_name (ncz_json_get_kind (filters)));
+          return NULL;
+        }
+      n = ncz_json_array_get_length (filters);
+      for (gsize i = 0; i < n; i++)
+        {
+          g_ptr_array_add (dicts, ncz_json_array_get (filters, i));
+          g_ptr_array_add (where, "filters");
+        }
+    }
+  if (compressor && ncz_json_get_kind (compressor) != NCZ_JSON_NULL)
+    {
+      g_ptr_array_add (dicts, (gpointer) compressor);
+      g_ptr_array_add (where, "compressor");
+    }
+
+  for (guint i = 0; i < dicts->len; i++)
+    {
+      const NczJson *dict = g_ptr_array_index (dicts, i);
+      const char *jkey = g_ptr_array_index (where, i);
+      const NczJson *id;
+      const char *codec_id;
+      g_autofree char *json = NULL;
+      NczCodec *codec;
+      NczFilterSpec *spec;
+
+      if (ncz_json_get_kind (dict) != NCZ_JSON_OBJECT)
+        {
+          bad_metadata (error, key, "\"%s\" holds a JSON %s, not a codec object", jkey,
+                        ncz_json_kind_name (ncz_json_get_kind (dict)));
+          return NULL;
+        }
+      id = ncz_json_object_get (dict, "id");
+      if (id == NULL || ncz_json_get_kind (id) != NCZ_JSON_STRING ||
+          *(codec_id = ncz_json_get_string (id, NULL)) == '\0')
+        {
+          bad_metadata (error, key, "a codec in \"%s\" has no string \"id\"", jkey);
+          return NULL;
+        }
+      json = ncz_json_to_string (dict, FALSE);
+      codec = ncz_registry_lookup_codec (ncz_registry_get_default (), codec_id, NULL);
+      spec = ncz_filter_spec_new (codec_id, codec ? ncz_codec_get_filter_id (codec) : 0, json);
+      if (codec)
+        {
+          GArray *params = NULL;
+          g_autoptr(GError) local = NULL;
+          if (ncz_codec_params_from_json (codec, json, &params, &local))
+            {
+              if (spec->visible)
+                g_array_unref (spec->visible);
+              spec->visible = params;
+            }
+          else
+            g_debug ("%s: codec \"%s\": %s", key, codec_id, local ? local->message : "bad parameters");
+          spec->codec = codec;
+        }
+      g_ptr_array_add (specs, spec);
+    }
+  return g_steal_pointer (&specs);
+}
+
+/* Whether @fill (as read) is netcdf-c's default fill for @type, allowing
+ * for the six significant digits netcdf-c prints floats with. */
+static gboolean
+is_default_fill (NczType type, GBytes *fill, gboolean netcdf_written)
+{
+  g_autoptr(GBytes) def = ncz_type_get_default_fill (type);
+
+  if (def == NULL)
+    return FALSE;
+  if (g_bytes_equal (def, fill))
+    return TRUE;
+  if (netcdf_written && (type == NCZ_TYPE_FLOAT || type == NCZ_TYPE_DOUBLE))
+    {
+      double a, b;
+      char ta[G_ASCII_DTOSTR_BUF_SIZE], tb[G_ASCII_DTOSTR_BUF_SIZE];
+      if (type == NCZ_TYPE_FLOAT)
+        {
+          float fa, fb;
+          memcpy (&fa, g_bytes_get_data (def, NULL), sizeof fa);
+          memcpy (&fb, g_bytes_get_data (fill, NULL), sizeof fb);
+          a = fa;
+          b = fb;
+        }
+      else
+        {
+          memcpy (&a, g_bytes_get_data (def, NULL), sizeof a);
+          memcpy (&b, g_bytes_get_data (fill, NULL), sizeof b);
+        }
+      g_ascii_formatd (ta, sizeof ta, "%.6g", a);
+      g_ascii_formatd (tb, sizeof tb, "%.6g", b);
+      return g_str_equal (ta, tb);
+    }
+  return FALSE;
+}
+
+/* The fill value of a char or string array: Zarr stores "S" fill values
+ * base64-encoded; netcdf-c writes the character itself. */
+static gboolean
+char_fill (const NczJson *node, guint8 *out)
+{
+  gsize len = 0;
+  const char *s;
+
+  if (ncz_json_get_kind (node) != NCZ_JSON_STRING)
+    return nczarr_json_to_value (node, NCZ_TYPE_CHAR, out);
+  s = ncz_json_get_string (node, &len);
+  if (len <= 1)
+    {
+      *out = len ? (guint8) s[0] : 0;
+      return TRUE;
+    }
+  if (len % 4 == 0)
+    {
+      gsize dlen = 0;
+      g_autofree guchar *dec = g_base64_decode (s, &dlen);
+      if (dec && dlen >= 1)
+        {
+          *out = dec[0];
+          return TRUE;
+        }
+      if (dec && dlen == 0)
+        {
+          *out = 0;
+          return TRUE;
+        }
+    }
+  *out = (guint8) s[0];
+  return TRUE;
+}
+
+static gboolean
+apply_fill (NczarrReader *r, NczVariable *var, const char *akey, NczType type,
+            const NczJson *zarray, const NczJson *zattrs, const NczJson *types,
+            GError **error)
+{
+  const NczJson *fill_json = ncz_json_object_get (zarray, "fill_value");
+  const NczJson *attr_fill = zattrs ? ncz_json_object_get (zattrs, "_FillValue") : NULL;
+  gsize tsize = ncz_type_get_size (type);
+  guint8 buf[16] = { 0 };
+  g_autoptr(GError) local = NULL;
+  gboolean no_fill = fill_json != NULL && ncz_json_get_kind (fill_json) == NCZ_JSON_NULL;
+
+  if (type == NCZ_TYPE_STRING)
+    {
+      /* only the empty default fill is supported for strings */
+      if (attr_fill)
+        {
+          g_autoptr(NczAttribute) a = nczarr_attr_from_json ("_FillValue", attr_fill,
+                                                             types_lookup (types, "_FillValue"), NULL);
+          if (a && !ncz_variable_set_attribute (var, a, &local))
+            g_debug ("%s: _FillValue ignored: %s", akey, local->message);
+        }
+    }
+  else if (attr_fill)
+    {
+      gboolean ok = type == NCZ_TYPE_CHAR ? char_fill (attr_fill, buf)
+                                           : nczarr_json_to_value (attr_fill, type, buf);
+      if (ok && ncz_json_get_kind (attr_fill) == NCZ_JSON_ARRAY)
+        ok = FALSE;
+      if (ok)
+        {
+          g_autoptr(GBytes) b = g_bytes_new (buf, tsize);
+          if (!ncz_variable_set_fill_value (var, b, &local))
+            {
+              g_propagate_prefixed_error (error, g_steal_pointer (&local),
+                                          "%s/.zattrs: \"_FillValue\": ", akey);
+              return FALSE;
+            }
+        }
+      else
+        {
+          g_autofree char *t = ncz_json_to_string (attr_fill, FALSE);
+          bad_metadata (error, akey, "\"_FillValue\" %s cannot be converted to %s", t,
+                        ncz_type_get_name (type));
+          return FALSE;
+        }
+    }
+  else if (fill_json && !no_fill)
+    {
+      gboolean ok = type == NCZ_TYPE_CHAR ? char_fill (fill_json, buf)
+                                           : nczarr_json_to_value (fill_json, type, buf);
+      g_autoptr(GBytes) b = NULL;
+      if (!ok)
+        {
+          g_autofree char *t = ncz_json_to_string (fill_json, FALSE);
+          g_autofree char *k = g_strconcat (akey, "/.zarray", NULL);
+          bad_metadata (error, k, "\"fill_value\" %s cannot be converted to %s", t,
+                        ncz_type_get_name (type));
+          return FALSE;
+        }
+      b = g_bytes_new (buf, tsize);
+      if (!is_default_fill (type, b, r->netcdf_written) &&
+          !ncz_variable_set_fill_value (var, b, &local))
+        {
+          g_propagate_prefixed_error (error, g_steal_pointer (&local),
+                                      "%s/.zarray: \"fill_value\": ", akey);
+          return FALSE;
+        }
+    }
+  if (no_fill && !ncz_variable_set_no_fill (var, TRUE, &local))
+    {
+      g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", akey);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
+               const char *name, const char *listed_in, GError **error)
+{
+  g_autofree char *akey = nczarr_key_join (gkey, name);
+  g_autofree char *zarray_key = nczarr_key_join (akey, ".zarray");
+  g_autofree char *zattrs_key = nczarr_key_join (akey, ".zattrs");
+  g_autoptr(NczJson) zarray = NULL;
+  g_autoptr(NczJson) zattrs = NULL;
+  g_autoptr(NczJson) types = NULL;
+  g_autoptr(NczJson) v1info = NULL;
+  g_autoptr(GArray) shape = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) chunks = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GPtrArray) dims = g_ptr_array_new ();
+  g_autoptr(GPtrArray) filters = NULL;
+  g_autoptr(GError) local = NULL;
+  const NczJson *node;
+  const NczJson *info = NULL;
+  NczarrDtype dt;
+  const char *dtype;
+  char separator = '.';
+  gboolean fortran = FALSE;
+  gboolean scalar = FALSE, zero_dim = FALSE;
+  guint64 n_elements = 1, chunk_elements = 1;
+  NczVariable *var;
+  NczarrVarInfo *vinfo;
+
+  zarray = read_json (r, zarray_key, error);
+  if (zarray == NULL)
+    {
+      if (error && *error)
+        return FALSE;
+      bad_metadata (error, zarray_key, "array \"%s\" listed in %s does not exist", name, listed_in);
+      return FALSE;
+    }
+  zattrs = read_json (r, zattrs_key, error);
+  if (zattrs == NULL && error && *error)
+    return FALSE;
+
+  if (!check_zarr_format (zarray, zarray_key, TRUE, error))
+    return FALSE;
+
+  /* shape and chunks */
+  if (!parse_uint_list (ncz_json_object_get (zarray, "shape"), zarray_key, "shape", shape, error))
+    return FALSE;
+  node = ncz_json_object_get (zarray, "chunks");
+  if (shape->len == 0 && (node == NULL || ncz_json_get_kind (node) == NCZ_JSON_NULL))
+    ;
+  else if (!parse_uint_list (node, zarray_key, "chunks", chunks, error))
+    return FALSE;
+  if (chunks->len != shape->len)
+    {
+      bad_metadata (error, zarray_key, "\"chunks\" has %u entries but \"shape\" has %u",
+                    chunks->len, shape->len);
+      return FALSE;
+    }
+  for (guint i = 0; i < shape->len; i++)
+    {
+      guint64 s = g_array_index (shape, guint64, i);
+      guint64 c = g_array_index (chunks, guint64, i);
+      if (c == 0)
+        {
+          bad_metadata (error, zarray_key, "\"chunks\"[%u] is 0", i);
+          return FALSE;
+        }
+      if (s > NCZARR_MAX_ELEMENTS || (s > 0 && n_elements > NCZARR_MAX_ELEMENTS / s))
+        {
+          g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED,
+                       "%s: \"shape\" describes more than 2^53 elements", zarray_key);
+          return FALSE;
+        }
+      n_elements *= s;
+      if (c > NCZARR_MAX_CHUNK_BYTES || chunk_elements > NCZARR_MAX_CHUNK_BYTES / c)
+        {
+          bad_metadata (error, zarray_key, "\"chunks\" describes a chunk that is too large");
+          return FALSE;
+        }
+      chunk_elements *= c;
+    }
+
+  /* dtype */
+  node = ncz_json_object_get (zarray, "dtype");
+  if (node == NULL)
+    {
+      bad_metadata (error, zarray_key, "the key \"dtype\" is missing");
+      return FALSE;
+    }
+  if (ncz_json_get_kind (node) != NCZ_JSON_STRING)
+    {
+      bad_metadata (error, zarray_key, "\"dtype\" is a JSON %s, not a string",
+                    ncz_json_kind_name (ncz_json_get_kind (node)));
+      return FALSE;
+    }
+  dtype = ncz_json_get_string (node, NULL);
+  if (!nczarr_dtype_parse (dtype, r->pure, r->netcdf_written, &dt))
+    {
+      g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED,
+                   "%s: \"dtype\" \"%s\" is not supported (supported: integers, "
+                   "floats \"f4\"/\"f8\", fixed strings \"S<n>\")", zarray_key, dtype);
+      return FALSE;
+    }
+  if (chunk_elements > NCZARR_MAX_CHUNK_BYTES / dt.stored_size)
+    {
+      bad_metadata (error, zarray_key, "\"chunks\" describes a chunk that is too large");
+      return FALSE;
+    }
+
+  /* order and dimension_separator */
+  node = ncz_json_object_get (zarray, "order");
+  if (node && ncz_json_get_kind (node) != NCZ_JSON_NULL)
+    {
+      const char *o = ncz_json_get_kind (node) == NCZ_JSON_STRING ? ncz_json_get_string (node, NULL) : "";
+      if (g_str_equal (o, "F"))
+        fortran = TRUE;
+      else if (!g_str_equal (o, "C"))
+        {
+          bad_metadata (error, zarray_key, "\"order\" must be \"C\" or \"F\"");
+          return FALSE;
+        }
+    }
+  node = ncz_json_object_get (zarray, "dimension_separator");
+  if (node && ncz_json_get_kind (node) != NCZ_JSON_NULL)
+    {
+      const char *s = ncz_json_get_kind (node) == NCZ_JSON_STRING ? ncz_json_get_string (node, NULL) : "";
+      if (g_str_equal (s, "/"))
+        separator = '/';
+      else if (!g_str_equal (s, "."))
+        {
+          bad_metadata (error, zarray_key, "\"dimension_separator\" must be \".\" or \"/\"");
+          return FALSE;
+        }
+    }
+
+  filters = parse_filters (r, zarray_key, zarray, error);
+  if (filters == NULL)
+    return FALSE;
+
+  /* NCZarr array information */
+  if (!r->pure)
+    {
+      info = nczarr_member (zarray, "_nczarr_array");
+      if (info == NULL)
+        info = nczarr_member (zattrs, "_nczarr_array");
+      if (info == NULL && r->layout == NCZARR_LAYOUT_V1)
+        {
+          g_autofree char *k = nczarr_key_join (akey, ".nczarray");
+          v1info = read_json (r, k, error);
+          if (v1info == NULL && error && *error)
+            return FALSE;
+          info = v1info;
+        }
+      if (info && ncz_json_get_kind (info) != NCZ_JSON_OBJECT)
+        {
+          bad_metadata (error, zarray_key, "\"_nczarr_array\" is not a JSON object");
+          return FALSE;
+        }
+      types = read_types_map (r, akey, zattrs, error);
+      if (types == NULL && error && *error)
+        return FALSE;
+    }
+  else
+    {
+      /* plain Zarr: a types map left by NCZarr still types the attributes */
+      types = read_types_map (r, akey, zattrs, NULL);
+    }
+
+  if (shape->len == 0)
+    zero_dim = TRUE;
+  else if (info)
+    {
+      const NczJson *refs = ncz_json_object_get (info, "dimension_references");
+      const NczJson *storage = ncz_json_object_get (info, "storage");
+      const NczJson *sflag = ncz_json_object_get (info, "scalar");
+      const char *refs_key = "dimension_references";
+      gsize nrefs;
+
+      if (refs == NULL)
+        {
+          refs = ncz_json_object_get (info, "dimrefs");
+          refs_key = "dimrefs";
+        }
+      if (storage && ncz_json_get_kind (storage) == NCZ_JSON_STRING &&
+          g_str_equal (ncz_json_get_string (storage, NULL), "scalar"))
+        scalar = TRUE;
+      if (sflag)
+        {
+          gint64 sv = 0;
+          if (ncz_json_get_kind (sflag) == NCZ_JSON_BOOLEAN)
+            scalar = scalar || ncz_json_get_boolean (sflag);
+          else if (ncz_json_get_kind (sflag) == NCZ_JSON_NUMBER && ncz_json_get_int64 (sflag, &sv))
+            scalar = scalar || sv != 0;
+        }
+      if (refs != NULL && ncz_json_get_kind (refs) != NCZ_JSON_ARRAY)
+        {
+          bad_metadata (error, zarray_key, "\"%s\" is not a JSON array", refs_key);
+          return FALSE;
+        }
+      nrefs = refs ? ncz_json_array_get_length (refs) : 0;
+      if (nrefs == 0 && shape->len == 1 && g_array_index (shape, guint64, 0) == 1)
+        scalar = TRUE;
+      if (scalar)
+        {
+          if (shape->len != 1 || g_array_index (shape, guint64, 0) != 1)
+            {
+              bad_metadata (error, zarray_key, "a scalar must have \"shape\" [1]");
+              return FALSE;
+            }
+        }
+      else if (nrefs != shape->len)
+        {
+          bad_metadata (error, zarray_key,
+                        "\"%s\" names %" G_GSIZE_FORMAT " dimensions but \"shape\" has %u",
+                        refs_key, nrefs, shape->len);
+          return FALSE;
+        }
+      else
+        {
+          NczGroup *root = ncz_dataset_get_root_group (r->dataset);
+          for (gsize i = 0; i < nrefs; i++)
+            {
+              const NczJson *ref = ncz_json_array_get (refs, i);
+              const char *fqn;
+              NczDimension *d;
+              guint64 len = g_array_index (shape, guint64, i);
+
+              if (ncz_json_get_kind (ref) != NCZ_JSON_STRING)
+                {
+                  bad_metadata (error, zarray_key, "\"%s\"[%" G_GSIZE_FORMAT "] is not a string",
+                                refs_key, i);
+                  return FALSE;
+                }
+              fqn = ncz_json_get_string (ref, NULL);
+              d = fqn[0] == '/' ? ncz_group_lookup_dimension (root, fqn)
+                                : ncz_group_lookup_dimension (group, fqn);
+              if (d == NULL)
+                {
+                  bad_metadata (error, zarray_key, "\"%s\"[%" G_GSIZE_FORMAT
+                                "]: dimension \"%s\" is not defined", refs_key, i, fqn);
+                  return FALSE;
+                }
+              if (ncz_dimension_get_length (d) != len && !ncz_dimension_is_unlimited (d))
+                {
+                  bad_metadata (error, zarray_key, "\"shape\"[%" G_GSIZE_FORMAT "] is %"
+                                G_GUINT64_FORMAT " but dimension \"%s\" has length %" G_GUINT64_FORMAT,
+                                i, len, fqn, ncz_dimension_get_length (d));
+                  return FALSE;
+                }
+              g_ptr_array_add (dims, d);
+            }
+        }
+    }
+  else
+    {
+      const NczJson *xdims = r->xarray && zattrs ? ncz_json_object_get (zattrs, "_ARRAY_DIMENSIONS") : NULL;
+      gboolean use_x = FALSE;
+
+      if (xdims && ncz_json_get_kind (xdims) == NCZ_JSON_ARRAY &&
+          ncz_json_array_get_length (xdims) == shape->len)
+        {
+          use_x = TRUE;
+          for (guint i = 0; i < shape->len && use_x; i++)
+            use_x = ncz_json_get_kind (ncz_json_array_get (xdims, i)) == NCZ_JSON_STRING;
+        }
+      if (use_x && shape->len == 1 && g_array_index (shape, guint64, 0) == 1 &&
+          g_str_equal (ncz_json_get_string (ncz_json_array_get (xdims, 0), NULL), "_scalar_"))
+        scalar = TRUE;
+      else
+        for (guint i = 0; i < shape->len; i++)
+          {
+            guint64 len = g_array_index (shape, guint64, i);
+            NczDimension *d;
+            if (use_x)
+              d = xarray_dim (r, group, ncz_json_get_string (ncz_json_array_get (xdims, i), NULL),
+                              len, akey, error);
+            else
+              d = anonymous_dim (r, len, akey, error);
+            if (d == NULL)
+              return FALSE;
+            g_ptr_array_add (dims, d);
+          }
+    }
+
+  var = ncz_group_add_variable (group, name, dt.type, dims->len,
+                                (NczDimension **) dims->pdata, &local);
+  if (var == NULL)
+    {
+      bad_metadata (error, zarray_key, "%s", local->message);
+      return FALSE;
+    }
+  vinfo = nczarr_var_info_ensure (var, separator);
+  vinfo->separator = separator;
+  vinfo->fortran_order = fortran;
+  vinfo->from_store = TRUE;
+  vinfo->zero_dim = zero_dim;
+  vinfo->stored_width = dt.type == NCZ_TYPE_STRING ? (guint) dt.stored_size : 0;
+
+  if (zero_dim)
+    ncz_variable_set_zero_dim (var, TRUE);
+  if (dims->len > 0 &&
+      !ncz_variable_set_chunk_sizes (var, (const guint64 *) chunks->data, chunks->len, &local))
+    {
+      bad_metadata (error, zarray_key, "\"chunks\": %s", local->message);
+      return FALSE;
+    }
+  if (!ncz_variable_set_endianness (var, dt.endianness, &local))
+    {
+      bad_metadata (error, zarray_key, "\"dtype\": %s", local->message);
+      return FALSE;
+    }
+  load_attributes (r, zattrs_key, zattrs, types, var, set_variable_attribute, TRUE);
+  if (!apply_fill (r, var, akey, dt.type, zarray, zattrs, types, error))
+    return FALSE;
+  if (dt.type == NCZ_TYPE_STRING && ncz_variable_get_max_string_length (var) < dt.stored_size)
+    {
+      gint32 w = (gint32) dt.stored_size;
+      g_autoptr(NczAttribute) a = ncz_attribute_new_values ("_nczarr_maxstrlen", NCZ_TYPE_INT,
+                                                            &w, 1, NULL);
+      if (a && !ncz_variable_set_attribute (var, a, &local))
+        {
+          bad_metadata (error, zarray_key, "\"dtype\": %s", local->message);
+          return FALSE;
+        }
+    }
+  ncz_variable_set_filters (var, filters->len ? g_steal_pointer (&filters) : NULL);
+  return TRUE;
+}
+
+/* ---- groups ---- */
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* Children of a group found by listing the store. */
+static gboolean
+list_children (NczarrReader *r, const char *gkey, GPtrArray *vars, GPtrArray *groups,
+               GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_auto(GStrv) names = ncz_store_list (r->store, gkey, r->cancellable, &local);
+  g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
+
+  if (names == NULL)
+    {
+      if (local == NULL || g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+        return TRUE;
+      g_propagate_prefixed_error (error, g_steal_pointer (&local), "listing \"%s\": ",
+                                  *gkey ? gkey : "/");
+      return FALSE;
+    }
+  for (guint i = 0; names[i]; i++)
+    g_ptr_array_add (sorted, names[i]);
+  g_ptr_array_sort (sorted, compare_names);
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      const char *name = g_ptr_array_index (sorted, i);
+      g_autofree char *ckey = NULL;
+      g_autofree char *k = NULL;
+      gboolean exists = FALSE;
+
+      if (name[0] == '.' || !name_is_valid_segment (name))
+        continue;
+      ckey = nczarr_key_join (gkey, name);
+      k = nczarr_key_join (ckey, ".zarray");
+      if (!key_exists (r, k, &exists, error))
+        return FALSE;
+      if (exists)
+        {
+          g_ptr_array_add (vars, g_strdup (name));
+          continue;
+        }
+      g_free (k);
+      k = nczarr_key_join (ckey, ".zgroup");
+      if (!key_exists (r, k, &exists, error))
+        return FALSE;
+      if (exists)
+        g_ptr_array_add (groups, g_strdup (name));
+    }
+  return TRUE;
+}
+
+static gboolean
+name_list (const NczJson *info, const char *info_key, const char *k1, const char *k2,
+           GPtrArray *out, gboolean *present, GError **error)
+{
+  const NczJson *list = ncz_json_object_get (info, k1);
+  const char *used = k1;
+  gsize n;
+
+  if (list == NULL && k2)
+    {
+      list = ncz_json_object_get (info, k2);
+      used = k2;
+    }
+  *present = list != NULL;
+  if (list == NULL || ncz_json_get_kind (list) == NCZ_JSON_NULL)
+    return TRUE;
+  if (ncz_json_get_kind (list) != NCZ_JSON_ARRAY)
+    {
+      bad_metadata (error, info_key, "\"%s\" is not a JSON array", used);
+      return FALSE;
+    }
+  n = ncz_json_array_get_length (list);
+  for (gsize i = 0; i < n; i++)
+    {
+      const NczJson *e = ncz_json_array_get (list, i);
+      const char *name;
+      if (ncz_json_get_kind (e) != NCZ_JSON_STRING)
+        {
+          bad_metadata (error, info_key, "\"%s\"[%" G_GSIZE_FORMAT "] is not a string", used, i);
+          return FALSE;
+        }
+      name = ncz_json_get_string (e, NULL);
+      if (!name_is_valid_segment (name) || name[0] == '.')
+        {
+          bad_metadata (error, info_key, "\"%s\"[%" G_GSIZE_FORMAT "]: \"%s\" is not a valid name",
+                        used, i, name);
+          return FALSE;
+        }
+      g_ptr_array_add (out, g_strdup (name));
+    }
+  return TRUE;
+}
+
+static gboolean
+read_group (NczarrReader *r, NczGroup *group, const char *gkey,
+            const NczJson *zgroup, const NczJson *zattrs, GError **error)
+{
+  g_autofree char *zgroup_key = nczarr_key_join (gkey, ".zgroup");
+  g_autofree char *zattrs_key = nczarr_key_join (gkey, ".zattrs");
+  g_autofree char *info_key = NULL;
+  g_autoptr(NczJson) types = NULL;
+  g_autoptr(NczJson) v1info = NULL;
+  g_autoptr(GPtrArray) vars = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func (g_free);
+  const NczJson *info = NULL;
+  gboolean need_listing = TRUE;
+
+  if (zgroup && !check_zarr_format (zgroup, zgroup_key, FALSE, error))
+    return FALSE;
+
+  if (!r->pure)
+    {
+      types = read_types_map (r, gkey, zattrs, error);
+      if (types == NULL && error && *error)
+        return FALSE;
+      info = nczarr_member (zgroup, "_nczarr_group");
+      info_key = g_strdup (zgroup_key);
+      if (info == NULL)
+        {
+          info = nczarr_member (zattrs, "_nczarr_group");
+          g_free (info_key);
+          info_key = g_strdup (zattrs_key);
+        }
+      if (info == NULL && r->layout == NCZARR_LAYOUT_V1)
+        {
+          g_free (info_key);
+          info_key = nczarr_key_join (gkey, ".nczgroup");
+          v1info = read_json (r, info_key, error);
+          if (v1info == NULL && error && *error)
+            return FALSE;
+          info = v1info;
+        }
+    }
+  else
+    types = read_types_map (r, gkey, zattrs, NULL);
+
+  load_attributes (r, zattrs_key, zattrs, types, group, set_group_attribute, FALSE);
+
+  if (info)
+    {
+      gboolean has_vars = FALSE, has_groups = FALSE;
+      const NczJson *dims;
+
+      if (ncz_json_get_kind (info) != NCZ_JSON_OBJECT)
+        {
+          bad_metadata (error, info_key, "\"_nczarr_group\" is not a JSON object");
+          return FALSE;
+        }
+      dims = ncz_json_object_get (info, "dimensions");
+      if (dims == NULL)
+        dims = ncz_json_object_get (info, "dims");
+      if (!parse_dims (r, group, info_key, dims, error))
+        return FALSE;
+      if (!name_list (info, info_key, "arrays", "vars", vars, &has_vars, error) ||
+          !name_list (info, info_key, "groups", NULL, groups, &has_groups, error))
+        return FALSE;
+      need_listing = !has_vars && !has_groups;
+    }
+  if (need_listing && !list_children (r, gkey, vars, groups, error))
+    return FALSE;
+
+  for (guint i = 0; i < vars->len; i++)
+    if (!read_variable (r, group, gkey, g_ptr_array_index (vars, i),
+                        info_key ? info_key : zgroup_key, error))
+      return FALSE;
+
+  for (guint i = 0; i < groups->len; i++)
+    {
+      const char *name = g_ptr_array_index (groups, i);
+      g_autofree char *ckey = nczarr_key_join (gkey, name);
+      g_autofree char *cg_key = nczarr_key_join (ckey, ".zgroup");
+      g_autofree char *ca_key = nczarr_key_join (ckey, ".zattrs");
+      g_autoptr(NczJson) cg = NULL;
+      g_autoptr(NczJson) ca = NULL;
+      g_autoptr(GError) local = NULL;
+      NczGroup *child;
+
+      cg = read_json (r, cg_key, error);
+      if (cg == NULL)
+        {
+          if (error && *error)
+            return FALSE;
+          bad_metadata (error, cg_key, "group \"%s\" listed in %s does not exist", name,
+                        info_key ? info_key : zgroup_key);
+          return FALSE;
+        }
+      ca = read_json (r, ca_key, error);
+      if (ca == NULL && error && *error)
+        return FALSE;
+      child = ncz_group_add_group (group, name, &local);
+      if (child == NULL)
+        {
+          bad_metadata (error, cg_key, "%s", local->message);
+          return FALSE;
+        }
+      if (!read_group (r, child, ckey, cg, ca, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* True if the store holds any Zarr object directly below the root. */
+static gboolean
+has_zarr_children (NczarrReader *r, gboolean *found, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_auto(GStrv) names = ncz_store_list (r->store, "", r->cancellable, &local);
+
+  *found = FALSE;
+  if (names == NULL)
+    {
+      if (local == NULL || g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+        return TRUE;
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  for (guint i = 0; names[i] && !*found; i++)
+    {
+      static const char *const objs[] = { ".zarray", ".zgroup" };
+      if (names[i][0] == '.' || !name_is_valid_segment (names[i]))
+        continue;
+      for (guint j = 0; j < G_N_ELEMENTS (objs) && !*found; j++)
+        {
+          g_autofree char *k = g_strconcat (names[i], "/", objs[j], NULL);
+          if (!key_exists (r, k, found, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+nczarr_read_dataset (NczarrReader *r, GError **error)
+{
+  g_autoptr(NczJson) zgroup = NULL;
+  g_autoptr(NczJson) zattrs = NULL;
+  const NczJson *props;
+  gboolean exists = FALSE;
+
+  zgroup = read_json (r, ".zgroup", error);
+  if (zgroup == NULL && error && *error)
+    return FALSE;
+  zattrs = read_json (r, ".zattrs", error);
+  if (zattrs == NULL && error && *error)
+    return FALSE;
+
+  if (zgroup == NULL)
+    {
+      gboolean children = FALSE;
+      if (!key_exists (r, ".zarray", &exists, error))
+        return FALSE;
+      if (exists)
+        {
+          g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED,
+                       ".zarray: the root of the store is a Zarr array; "
+                       "only groups can be opened as datasets");
+          return FALSE;
+        }
+      if (!key_exists (r, ".nczarr", &exists, error))
+        return FALSE;
+      if (!exists && zattrs == NULL)
+        {
+          if (!has_zarr_children (r, &children, error))
+            return FALSE;
+          if (!children)
+            {
+              g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_NOT_NCZ,
+                           "Unknown file format: no Zarr group or array at the root");
+              return FALSE;
+            }
+        }
+    }
+
+  props = zattrs ? ncz_json_object_get (zattrs, "_NCProperties") : NULL;
+  if (props && ncz_json_get_kind (props) == NCZ_JSON_STRING)
+    r->ncproperties = g_strdup (ncz_json_get_string (props, NULL));
+
+  r->layout = NCZARR_LAYOUT_PURE;
+  if (!r->pure)
+    {
+      if (zattrs && ncz_json_object_get (zattrs, "_nczarr_superblock"))
+        r->layout = NCZARR_LAYOUT_ATTRIBUTES;
+      else if (zgroup && ncz_json_object_get (zgroup, "_nczarr_superblock"))
+        r->layout = NCZARR_LAYOUT_KEYS;
+      else if (zgroup && ncz_json_object_get (zgroup, "_NCZARR_SUPERBLOCK"))
+        r->layout = NCZARR_LAYOUT_KEYS_UPPER;
+      else
+        {
+          if (!key_exists (r, ".nczarr", &exists, error))
+            return FALSE;
+          if (exists)
+            r->layout = NCZARR_LAYOUT_V1;
+        }
+      if (r->layout == NCZARR_LAYOUT_PURE)
+        r->pure = TRUE;
+    }
+  r->netcdf_written = r->ncproperties != NULL || r->layout != NCZARR_LAYOUT_PURE;
+
+  return read_group (r, ncz_dataset_get_root_group (r->dataset), "", zgroup, zattrs, error);
+}

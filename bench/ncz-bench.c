@@ -1,0 +1,224 @@
+/* ncz-bench.c: the benchmark cases with Ncz
+ *
+ * Usage: ncz-bench data --dir=DIR [--shape=128,512,512] [--chunks=32,128,128]
+ *        ncz-bench meta --dir=DIR [--meta=20,20,10]
+ *
+ * The same cases as nc-bench.c (netcdf-c) and zarr-bench.py: the data
+ * case writes a 3-D float variable uncompressed in one call to
+ * file://DIR/ncz-data.zarr#mode=nczarr,file, closes, reopens and reads it
+ * whole; the meta case creates G groups of V variables with A attributes
+ * each, closes, then opens and lists everything including attribute
+ * values. Prints one JSON line with the times and the peak RSS.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <ncz/ncz.h>
+
+#include "bench-common.h"
+
+static void
+die (const char *what, GError *error)
+{
+  fprintf (stderr, "ncz-bench: %s: %s\n", what, error ? error->message : "failed");
+  exit (1);
+}
+
+static int
+run_data (const char *dir, int argc, char **argv)
+{
+  static const char *const names[3] = { "z", "y", "x" };
+  GError *error = NULL;
+  size_t shape[3], chunks[3], total = 1;
+  guint64 start[3] = { 0, 0, 0 }, count[3], csize[3];
+  NczDimension *dims[3];
+  NczDataset *ds;
+  NczGroup *root;
+  NczVariable *var;
+  float *data;
+  double t0, t_write, t_read;
+  char *url;
+
+  if (bench_parse_sizes (bench_arg (argc, argv, "--shape", "128,512,512"), shape, 3) != 3 ||
+      bench_parse_sizes (bench_arg (argc, argv, "--chunks", "32,128,128"), chunks, 3) != 3)
+    return 2;
+  for (int i = 0; i < 3; i++)
+    {
+      total *= shape[i];
+      count[i] = shape[i];
+      csize[i] = chunks[i];
+    }
+  data = g_malloc (total * sizeof (float));
+  for (size_t i = 0; i < total; i++)
+    data[i] = bench_value (i);
+  url = g_strdup_printf ("file://%s/ncz-data.zarr#mode=nczarr,file", dir);
+
+  t0 = bench_now ();
+  ds = ncz_dataset_create (url, NCZ_CREATE_DEFAULT, NULL, &error);
+  if (ds == NULL)
+    die (url, error);
+  root = ncz_dataset_get_root_group (ds);
+  for (int i = 0; i < 3; i++)
+    if ((dims[i] = ncz_group_add_dimension (root, names[i], shape[i], FALSE, &error)) == NULL)
+      die (names[i], error);
+  var = ncz_group_add_variable (root, "data", NCZ_TYPE_FLOAT, 3, dims, &error);
+  if (var == NULL || !ncz_variable_set_chunk_sizes (var, csize, 3, &error))
+    die ("data", error);
+  if (!ncz_variable_write (var, 3, start, count, NULL, data, total * sizeof (float),
+                           NULL, &error))
+    die ("write", error);
+  if (!ncz_dataset_close (ds, NULL, &error))
+    die ("close", error);
+  g_object_unref (ds);
+  t_write = bench_now () - t0;
+
+  memset (data, 0, total * sizeof (float));
+  t0 = bench_now ();
+  ds = ncz_dataset_open (url, NCZ_OPEN_READ, NULL, &error);
+  if (ds == NULL)
+    die (url, error);
+  var = ncz_group_get_variable (ncz_dataset_get_root_group (ds), "data");
+  if (var == NULL)
+    die ("no variable 'data'", NULL);
+  if (!ncz_variable_read (var, 3, start, count, NULL, data, total * sizeof (float),
+                          NULL, &error))
+    die ("read", error);
+  if (!ncz_dataset_close (ds, NULL, &error))
+    die ("close", error);
+  g_object_unref (ds);
+  t_read = bench_now () - t0;
+
+  for (size_t i = 0; i < total; i += 997)
+    if (data[i] != bench_value (i))
+      {
+        fprintf (stderr, "ncz-bench: wrong value at %zu\n", i);
+        return 1;
+      }
+  printf ("{\"tool\": \"ncz\", \"case\": \"data\", \"bytes\": %zu, \"write_s\": %.6f, "
+          "\"read_s\": %.6f, \"peak_rss_kib\": %ld}\n",
+          total * sizeof (float), t_write, t_read, bench_peak_rss_kib ());
+  g_free (data);
+  g_free (url);
+  return 0;
+}
+
+static int
+run_meta (const char *dir, int argc, char **argv)
+{
+  GError *error = NULL;
+  size_t m[3];
+  char name[64];
+  char *url;
+  NczDataset *ds;
+  NczGroup *root;
+  NczDimension *dim;
+  double t0, t_create, t_open;
+  long n_groups = 0, n_vars = 0, n_attrs = 0;
+
+  if (bench_parse_sizes (bench_arg (argc, argv, "--meta", "20,20,10"), m, 3) != 3)
+    return 2;
+  url = g_strdup_printf ("file://%s/ncz-meta.zarr#mode=nczarr,file", dir);
+
+  t0 = bench_now ();
+  ds = ncz_dataset_create (url, NCZ_CREATE_DEFAULT, NULL, &error);
+  if (ds == NULL)
+    die (url, error);
+  root = ncz_dataset_get_root_group (ds);
+  dim = ncz_group_add_dimension (root, "n", 10, FALSE, &error);
+  if (dim == NULL)
+    die ("n", error);
+  for (size_t g = 0; g < m[0]; g++)
+    {
+      NczGroup *grp;
+      g_snprintf (name, sizeof name, "group%zu", g);
+      if ((grp = ncz_group_add_group (root, name, &error)) == NULL)
+        die (name, error);
+      for (size_t v = 0; v < m[1]; v++)
+        {
+          NczVariable *var;
+          g_snprintf (name, sizeof name, "var%zu", v);
+          if ((var = ncz_group_add_variable (grp, name, NCZ_TYPE_DOUBLE, 1, &dim, &error)) == NULL)
+            die (name, error);
+          for (size_t a = 0; a < m[2]; a++)
+            {
+              NczAttribute *attr;
+              double value = (double) (g * 1000 + v * 10 + a);
+              g_snprintf (name, sizeof name, "attr%zu", a);
+              if (a % 2)
+                attr = ncz_attribute_new_text (name, "some text.", -1);
+              else if ((attr = ncz_attribute_new_values (name, NCZ_TYPE_DOUBLE, &value, 1,
+                                                         &error)) == NULL)
+                die (name, error);
+              if (!ncz_variable_set_attribute (var, attr, &error))
+                die (name, error);
+              g_object_unref (attr);
+            }
+        }
+    }
+  if (!ncz_dataset_close (ds, NULL, &error))
+    die ("close", error);
+  g_object_unref (ds);
+  t_create = bench_now () - t0;
+
+  t0 = bench_now ();
+  ds = ncz_dataset_open (url, NCZ_OPEN_READ, NULL, &error);
+  if (ds == NULL)
+    die (url, error);
+  {
+    GPtrArray *groups = ncz_group_get_groups (ncz_dataset_get_root_group (ds));
+    for (guint g = 0; g < groups->len; g++)
+      {
+        GPtrArray *vars = ncz_group_get_variables (g_ptr_array_index (groups, g));
+        n_groups++;
+        for (guint v = 0; v < vars->len; v++)
+          {
+            NczVariable *var = g_ptr_array_index (vars, v);
+            GPtrArray *attrs = ncz_variable_get_attributes (var);
+            (void) ncz_variable_get_value_type (var);
+            n_vars++;
+            for (guint a = 0; a < attrs->len; a++)
+              {
+                NczAttribute *attr = g_ptr_array_index (attrs, a);
+                gsize n = 0;
+                (void) ncz_attribute_get_name (attr);
+                (void) ncz_attribute_peek_values (attr, &n);
+                n_attrs++;
+              }
+            g_ptr_array_unref (attrs);
+          }
+        g_ptr_array_unref (vars);
+      }
+    g_ptr_array_unref (groups);
+  }
+  if (!ncz_dataset_close (ds, NULL, &error))
+    die ("close", error);
+  g_object_unref (ds);
+  t_open = bench_now () - t0;
+
+  printf ("{\"tool\": \"ncz\", \"case\": \"meta\", \"groups\": %ld, \"variables\": %ld, "
+          "\"attributes\": %ld, \"create_s\": %.6f, \"open_s\": %.6f, \"peak_rss_kib\": %ld}\n",
+          n_groups, n_vars, n_attrs, t_create, t_open, bench_peak_rss_kib ());
+  g_free (url);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *dir = bench_arg (argc, argv, "--dir", NULL);
+  if (argc < 2 || dir == NULL)
+    {
+      fprintf (stderr, "usage: ncz-bench {data|meta} --dir=DIR [options]\n");
+      return 2;
+    }
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      fprintf (stderr, "ncz-bench: cannot create %s\n", dir);
+      return 1;
+    }
+  if (strcmp (argv[1], "data") == 0)
+    return run_data (dir, argc, argv);
+  if (strcmp (argv[1], "meta") == 0)
+    return run_meta (dir, argc, argv);
+  fprintf (stderr, "ncz-bench: unknown case %s\n", argv[1]);
+  return 2;
+}

@@ -1,0 +1,244 @@
+#!/usr/bin/python3
+# run.py: runs the benchmarks of Ncz, netcdf-c and zarr-python side by side
+#
+# Usage: run.py --builddir=BUILD/bench [--small] [--repeat=N] [--dir=DIR]
+#               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A]
+#               [--drop-caches] [--json=FILE]
+#
+# In one run: the data case (a 3-D float32 variable written whole and read
+# whole, uncompressed, NCZarr/Zarr in a directory), the metadata case
+# (G groups x V variables x A attributes: create, then open and list), and
+# the machine ceiling (memcpy, plain chunk-sized files). Every program
+# runs --repeat times; the best time of each is kept, and the largest peak
+# RSS. Prints a table, the Ncz/peer ratios and whether Ncz meets its
+# targets: at least 1.5 times the faster peer, or at least 85% of the
+# ceiling where 1.5 times the peer would exceed the ceiling.
+#
+# Reads are warm (the page cache holds what was just written) unless
+# --drop-caches is given and writing /proc/sys/vm/drop_caches works.
+#
+# SPDX-License-Identifier: BSD-3-Clause
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def opt(name, default=None):
+    for a in sys.argv[1:]:
+        if a == name:
+            return True
+        if a.startswith(name + "="):
+            return a[len(name) + 1:]
+    return default
+
+
+def drop_caches():
+    try:
+        subprocess.run(["sync"], check=False)
+        with open("/proc/sys/vm/drop_caches", "w") as f:
+            f.write("3\n")
+        return True
+    except OSError:
+        return False
+
+
+def run_one(argv, env, want_drop):
+    if want_drop:
+        drop_caches()
+    r = subprocess.run(argv, capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        sys.stderr.write("%s failed (%d): %s\n" % (" ".join(argv), r.returncode,
+                                                    r.stderr.strip()[-500:]))
+        return None
+    for line in r.stdout.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            return json.loads(line)
+    return None
+
+
+def best_of(argv, repeat, env, want_drop, keys):
+    best = None
+    for _ in range(repeat):
+        res = run_one(argv, env, want_drop)
+        if res is None:
+            return None
+        if best is None:
+            best = res
+            continue
+        for k in keys:
+            if k in res:
+                best[k] = min(best[k], res[k])
+        best["peak_rss_kib"] = max(best["peak_rss_kib"], res["peak_rss_kib"])
+    return best
+
+
+def mbps(nbytes, seconds):
+    return nbytes / seconds / 1e6 if seconds and seconds > 0 else float("nan")
+
+
+def fmt(v, width=10, prec=1):
+    if v is None or v != v:
+        return "n/a".rjust(width)
+    return ("%.*f" % (prec, v)).rjust(width)
+
+
+def target_rate(peer_best, ceiling):
+    """Throughput Ncz must reach."""
+    if peer_best is None:
+        return None
+    t = 1.5 * peer_best
+    if ceiling is not None and t > ceiling:
+        return 0.85 * ceiling
+    return t
+
+
+def main():
+    builddir = opt("--builddir", os.environ.get("NCZ_BENCH_BUILDDIR"))
+    if not builddir:
+        print("usage: run.py --builddir=BUILD/bench [--small] [--repeat=N] ...", file=sys.stderr)
+        return 2
+    small = bool(opt("--small", False))
+    shape = opt("--shape", "32,128,128" if small else "128,512,512")
+    chunks = opt("--chunks", "16,64,64" if small else "32,128,128")
+    meta = opt("--meta", "5,5,4" if small else "20,20,10")
+    repeat = int(opt("--repeat", "1" if small else "3"))
+    want_drop = bool(opt("--drop-caches", False))
+    python = os.environ.get("PYTHON", "/usr/bin/python3")
+    base = opt("--dir", None)
+    workdir = tempfile.mkdtemp(prefix="ncz-bench-", dir=base)
+    env = dict(os.environ)
+
+    dropped = drop_caches() if want_drop else False
+    if want_drop and not dropped:
+        print("note: cannot drop the page cache here; reads are warm")
+
+    ncz = os.path.join(builddir, "ncz-bench")
+    nc = os.path.join(builddir, "nc-bench")
+    ceiling = os.path.join(builddir, "ceiling")
+    zarr_py = os.path.join(HERE, "zarr-bench.py")
+    have_zarr = subprocess.run([python, "-c", "import zarr, numpy"],
+                               capture_output=True).returncode == 0
+
+    tools = [("ncz", [ncz] if os.path.exists(ncz) else None),
+             ("netcdf-c", [nc] if os.path.exists(nc) else None),
+             ("zarr-python", [python, zarr_py] if have_zarr else None)]
+    common_data = ["--dir=" + workdir, "--shape=" + shape, "--chunks=" + chunks]
+    common_meta = ["--dir=" + workdir, "--meta=" + meta]
+
+    results = {"data": {}, "meta": {}, "ceiling": None,
+               "shape": shape, "chunks": chunks, "meta_sizes": meta, "repeat": repeat,
+               "warm": not dropped}
+    try:
+        for name, argv in tools:
+            if argv is None:
+                print("note: %s not available, skipped" % name)
+                continue
+            results["data"][name] = best_of(argv + ["data"] + common_data, repeat, env,
+                                            want_drop, ["write_s", "read_s"])
+            results["meta"][name] = best_of(argv + ["meta"] + common_meta, repeat, env,
+                                            want_drop, ["create_s", "open_s"])
+        if os.path.exists(ceiling):
+            results["ceiling"] = best_of([ceiling, "--dir=" + os.path.join(workdir, "ceiling"),
+                                          "--shape=" + shape, "--chunks=" + chunks],
+                                         max(repeat, 3), env, want_drop,
+                                         ["memcpy_s", "write_s", "read_s"])
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    report(results)
+    out = opt("--json", None)
+    if out and out is not True:
+        with open(out, "w") as f:
+            json.dump(results, f, indent=1)
+    return 0
+
+
+def report(res):
+    dims = [int(x) for x in res["shape"].split(",")]
+    nbytes = 4
+    for d in dims:
+        nbytes *= d
+    print()
+    print("Data case: float32 %s (%.1f MiB), chunks %s, uncompressed, %s page cache, "
+          "best of %d" % ("x".join(map(str, dims)), nbytes / 2 ** 20,
+                          res["chunks"].replace(",", "x"),
+                          "warm" if res["warm"] else "dropped", res["repeat"]))
+    print("%-22s %12s %12s %14s" % ("program", "write MB/s", "read MB/s", "peak RSS MiB"))
+    rates = {}
+    for name, r in res["data"].items():
+        if r is None:
+            print("%-22s %12s %12s %14s" % (name, "FAILED", "", ""))
+            continue
+        w, rd = mbps(r["bytes"], r["write_s"]), mbps(r["bytes"], r["read_s"])
+        rates[name] = (w, rd)
+        print("%-22s %s %s %s" % (name, fmt(w, 12), fmt(rd, 12),
+                                  fmt(r["peak_rss_kib"] / 1024, 14)))
+    c = res["ceiling"]
+    ceil_w = ceil_r = None
+    if c:
+        ceil_w, ceil_r = mbps(c["bytes"], c["write_s"]), mbps(c["bytes"], c["read_s"])
+        print("%-22s %s %s %s" % ("ceiling: chunk files", fmt(ceil_w, 12), fmt(ceil_r, 12),
+                                  fmt(c["peak_rss_kib"] / 1024, 14)))
+        print("%-22s %s" % ("ceiling: memcpy", fmt(mbps(c["bytes"], c["memcpy_s"]), 12)))
+
+    verdicts = []
+    if "ncz" in rates:
+        nw, nr = rates["ncz"]
+        for peer in ("netcdf-c", "zarr-python"):
+            if peer in rates:
+                pw, pr = rates[peer]
+                print("Ncz / %-12s write x%.2f  read x%.2f" % (peer, nw / pw, nr / pr))
+        peers = [v for k, v in rates.items() if k != "ncz"]
+        for label, idx, ncz_rate, ceil in (("write", 0, nw, ceil_w), ("read", 1, nr, ceil_r)):
+            best_peer = max((p[idx] for p in peers), default=None)
+            tgt = target_rate(best_peer, ceil)
+            if tgt is None:
+                continue
+            ok = ncz_rate >= tgt
+            verdicts.append(ok)
+            how = ("1.5 x faster peer" if ceil is None or 1.5 * best_peer <= ceil
+                   else "85% of ceiling")
+            print("target %-5s %8.1f MB/s (%s): Ncz %.1f MB/s  %s" % (
+                label, tgt, how, ncz_rate, "MET" if ok else "MISSED"))
+            if ceil:
+                print("             Ncz at %.0f%% of the ceiling" % (100 * ncz_rate / ceil))
+
+    m = res["meta"]
+    print()
+    sizes = res["meta_sizes"].split(",")
+    print("Metadata case: %s groups x %s variables x %s attributes, best of %d" % (
+        sizes[0], sizes[1], sizes[2], res["repeat"]))
+    print("%-22s %12s %12s %14s" % ("program", "create s", "open+list s", "peak RSS MiB"))
+    for name, r in m.items():
+        if r is None:
+            print("%-22s %12s" % (name, "FAILED"))
+            continue
+        print("%-22s %s %s %s   (%d groups, %d variables, %d attributes listed)" % (
+            name, fmt(r["create_s"], 12, 4), fmt(r["open_s"], 12, 4),
+            fmt(r["peak_rss_kib"] / 1024, 14), r["groups"], r["variables"], r["attributes"]))
+    if m.get("ncz"):
+        for key, label in (("create_s", "create"), ("open_s", "open+list")):
+            peers = [r[key] for k, r in m.items() if k != "ncz" and r]
+            for k, r in m.items():
+                if k != "ncz" and r:
+                    print("Ncz / %-12s %-9s x%.2f faster" % (k, label, r[key] / m["ncz"][key]))
+            if peers:
+                tgt = min(peers) / 1.5
+                ok = m["ncz"][key] <= tgt
+                verdicts.append(ok)
+                print("target %-9s <= %.4f s (1.5 x faster peer): Ncz %.4f s  %s" % (
+                    label, tgt, m["ncz"][key], "MET" if ok else "MISSED"))
+    if verdicts:
+        print()
+        print("targets met: %d of %d" % (sum(verdicts), len(verdicts)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

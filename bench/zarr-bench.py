@@ -1,0 +1,127 @@
+#!/usr/bin/python3
+# zarr-bench.py: the benchmark cases with zarr-python 2 (the peer)
+#
+# Usage: zarr-bench.py data --dir=DIR [--shape=128,512,512] [--chunks=32,128,128]
+#        zarr-bench.py meta --dir=DIR [--meta=20,20,10]
+#
+# Same cases as nc-bench.c and ncz-bench.c: the data case writes the same
+# float32 values (bench_value in bench-common.h) uncompressed with
+# z[...] = data and reads them back with z[...]; the meta case creates G
+# groups of V arrays with A attributes each, then opens and lists all of
+# it. Prints one JSON line with the times and the peak RSS.
+#
+# SPDX-License-Identifier: BSD-3-Clause
+
+import json
+import os
+import resource
+import shutil
+import sys
+import time
+
+
+def arg(name, default):
+    for a in sys.argv[2:]:
+        if a.startswith(name + "="):
+            return a[len(name) + 1:]
+    return default
+
+
+def sizes(text):
+    return tuple(int(x) for x in text.split(","))
+
+
+def values(total):
+    import numpy as np
+    i = np.arange(total, dtype=np.int64)
+    return ((i % 1000003).astype(np.float32) * np.float32(0.5) - np.float32(7.0)).astype("<f4")
+
+
+def peak_rss_kib():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def run_data(d):
+    import numpy as np
+    import zarr
+    shape = sizes(arg("--shape", "128,512,512"))
+    chunks = sizes(arg("--chunks", "32,128,128"))
+    total = int(np.prod(shape))
+    data = values(total).reshape(shape)
+    path = os.path.join(d, "zarr-data.zarr")
+    shutil.rmtree(path, ignore_errors=True)
+
+    t0 = time.perf_counter()
+    z = zarr.open_array(zarr.DirectoryStore(path), mode="w", shape=shape, chunks=chunks,
+                        dtype="<f4", compressor=None, fill_value=0)
+    z[...] = data
+    t_write = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    z = zarr.open_array(zarr.DirectoryStore(path), mode="r")
+    back = z[...]
+    t_read = time.perf_counter() - t0
+    if not np.array_equal(back, data):
+        print("zarr-bench: read back different values", file=sys.stderr)
+        return 1
+    print(json.dumps({"tool": "zarr-python", "case": "data", "bytes": total * 4,
+                      "write_s": t_write, "read_s": t_read,
+                      "peak_rss_kib": peak_rss_kib()}))
+    return 0
+
+
+def run_meta(d):
+    import numpy as np
+    import zarr
+    g_n, v_n, a_n = sizes(arg("--meta", "20,20,10"))
+    path = os.path.join(d, "zarr-meta.zarr")
+    shutil.rmtree(path, ignore_errors=True)
+
+    t0 = time.perf_counter()
+    root = zarr.group(zarr.DirectoryStore(path), overwrite=True)
+    for g in range(g_n):
+        grp = root.create_group("group%d" % g)
+        for v in range(v_n):
+            z = grp.create_dataset("var%d" % v, shape=(10,), chunks=(10,), dtype="<f8",
+                                   compressor=None)
+            attrs = {}
+            for a in range(a_n):
+                attrs["attr%d" % a] = "some text." if a % 2 else float(g * 1000 + v * 10 + a)
+            attrs["_ARRAY_DIMENSIONS"] = ["n"]
+            z.attrs.put(attrs)
+    t_create = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    root = zarr.open_group(zarr.DirectoryStore(path), mode="r")
+    n_groups = n_vars = n_attrs = 0
+    for _, grp in root.groups():
+        n_groups += 1
+        for _, z in grp.arrays():
+            n_vars += 1
+            _ = (z.dtype, z.shape, z.chunks)
+            n_attrs += len([k for k in z.attrs.asdict() if k != "_ARRAY_DIMENSIONS"])
+    t_open = time.perf_counter() - t0
+    del np
+    print(json.dumps({"tool": "zarr-python", "case": "meta", "groups": n_groups,
+                      "variables": n_vars, "attributes": n_attrs,
+                      "create_s": t_create, "open_s": t_open,
+                      "peak_rss_kib": peak_rss_kib()}))
+    return 0
+
+
+def main():
+    d = arg("--dir", None)
+    if len(sys.argv) < 2 or d is None:
+        print("usage: zarr-bench.py {data|meta} --dir=DIR [options]", file=sys.stderr)
+        return 2
+    os.makedirs(d, exist_ok=True)
+    if sys.argv[1] == "data":
+        return run_data(d)
+    if sys.argv[1] == "meta":
+        return run_meta(d)
+    print("zarr-bench.py: unknown case " + sys.argv[1], file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -636,13 +636,11 @@ apply_fill (NczarrReader *r, NczVariable *var, const char *akey, NczType type,
           return FALSE;
         }
       b = g_bytes_new (buf, tsize);
-      if (!is_default_fill (type, b, r->netcdf_written) &&
-          !ncz_variable_set_fill_value (var, b, &local))
-        {
-          g_propagate_prefixed_error (error, g_steal_pointer (&local),
-                                      "%s/.zarray: \"fill_value\": ", akey);
-          return FALSE;
-        }
+      /* A fill_value without a _FillValue attribute fills unwritten
+       * elements but is not an attribute of the variable (netcdf-c shows
+       * none either). */
+      if (!is_default_fill (type, b, r->netcdf_written))
+        ncz_variable_set_storage_fill_value (var, b);
     }
   if (no_fill && !ncz_variable_set_no_fill (var, TRUE, &local))
     {
@@ -964,17 +962,9 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
   load_attributes (r, zattrs_key, zattrs, types, var, set_variable_attribute, TRUE);
   if (!apply_fill (r, var, akey, dt.type, zarray, zattrs, types, error))
     return FALSE;
-  if (dt.type == NCZ_TYPE_STRING && ncz_variable_get_max_string_length (var) < dt.stored_size)
-    {
-      gint32 w = (gint32) dt.stored_size;
-      g_autoptr(NczAttribute) a = ncz_attribute_new_values ("_nczarr_maxstrlen", NCZ_TYPE_INT,
-                                                            &w, 1, NULL);
-      if (a && !ncz_variable_set_attribute (var, a, &local))
-        {
-          bad_metadata (error, zarray_key, "\"dtype\": %s", local->message);
-          return FALSE;
-        }
-    }
+  /* the stored width wins over the attributes' */
+  if (dt.type == NCZ_TYPE_STRING && ncz_variable_get_max_string_length (var) != dt.stored_size)
+    ncz_variable_set_max_string_length (var, (guint) dt.stored_size);
   ncz_variable_set_filters (var, filters->len ? g_steal_pointer (&filters) : NULL);
   return TRUE;
 }

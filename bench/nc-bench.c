@@ -15,6 +15,8 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <errno.h>
+#include <sys/stat.h>
 #include <netcdf.h>
 
 #include "bench-common.h"
@@ -164,6 +166,11 @@ main (int argc, char **argv)
     {
       fprintf (stderr, "usage: nc-bench {data|meta} --dir=DIR [options]\n");
       return 2;
+    }
+  if (mkdir (dir, 0755) != 0 && errno != EEXIST)
+    {
+      fprintf (stderr, "nc-bench: cannot create %s: %s\n", dir, strerror (errno));
+      return 1;
     }
   if (strcmp (argv[1], "data") == 0)
     return run_data (dir, argc, argv);

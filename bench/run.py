@@ -63,10 +63,13 @@ def run_one(argv, env, want_drop):
     return None
 
 
-def best_of(argv, repeat, env, want_drop, keys):
+def best_of(argv, repeat, env, want_drop, keys, workdir):
+    """Runs argv (plus a fresh --dir each time) repeat times."""
     best = None
-    for _ in range(repeat):
-        res = run_one(argv, env, want_drop)
+    for i in range(repeat):
+        d = tempfile.mkdtemp(prefix="run%d-" % i, dir=workdir)
+        res = run_one(argv + ["--dir=" + os.path.join(d, "data")], env, want_drop)
+        shutil.rmtree(d, ignore_errors=True)
         if res is None:
             return None
         if best is None:
@@ -129,8 +132,8 @@ def main():
     tools = [("ncz", [ncz] if os.path.exists(ncz) else None),
              ("netcdf-c", [nc] if os.path.exists(nc) else None),
              ("zarr-python", [python, zarr_py] if have_zarr else None)]
-    common_data = ["--dir=" + workdir, "--shape=" + shape, "--chunks=" + chunks]
-    common_meta = ["--dir=" + workdir, "--meta=" + meta]
+    common_data = ["--shape=" + shape, "--chunks=" + chunks]
+    common_meta = ["--meta=" + meta]
 
     results = {"data": {}, "meta": {}, "ceiling": None,
                "shape": shape, "chunks": chunks, "meta_sizes": meta, "repeat": repeat,
@@ -141,14 +144,13 @@ def main():
                 print("note: %s not available, skipped" % name)
                 continue
             results["data"][name] = best_of(argv + ["data"] + common_data, repeat, env,
-                                            want_drop, ["write_s", "read_s"])
+                                            want_drop, ["write_s", "read_s"], workdir)
             results["meta"][name] = best_of(argv + ["meta"] + common_meta, repeat, env,
-                                            want_drop, ["create_s", "open_s"])
+                                            want_drop, ["create_s", "open_s"], workdir)
         if os.path.exists(ceiling):
-            results["ceiling"] = best_of([ceiling, "--dir=" + os.path.join(workdir, "ceiling"),
-                                          "--shape=" + shape, "--chunks=" + chunks],
+            results["ceiling"] = best_of([ceiling, "--shape=" + shape, "--chunks=" + chunks],
                                          max(repeat, 3), env, want_drop,
-                                         ["memcpy_s", "write_s", "read_s"])
+                                         ["memcpy_s", "write_s", "read_s"], workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

@@ -252,23 +252,30 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
       return FALSE;
     }
 
-  if (stored != model)
-    buf = rewidth (src, n_elements, model, stored);
+  gboolean fortran = info && info->fortran_order && ncz_variable_get_n_dimensions (variable) > 1;
+  gboolean swap = needs_swap (variable);
+  if (stored == model && !fortran && !swap)
+    out = g_bytes_ref (data);   /* stored as given: no copy */
   else
-    buf = g_memdup2 (src, MAX (len, 1));
-  len = n_elements * stored;
-  if (info && info->fortran_order && ncz_variable_get_n_dimensions (variable) > 1)
     {
-      guint rank;
-      const guint64 *cs = ncz_variable_get_chunk_sizes (variable, &rank);
-      guint8 *f = g_malloc (MAX (len, 1));
-      transpose (buf, f, cs, rank, stored, FALSE);
-      g_free (buf);
-      buf = f;
+      if (stored != model)
+        buf = rewidth (src, n_elements, model, stored);
+      else
+        buf = g_memdup2 (src, MAX (len, 1));
+      len = n_elements * stored;
+      if (fortran)
+        {
+          guint rank;
+          const guint64 *cs = ncz_variable_get_chunk_sizes (variable, &rank);
+          guint8 *f = g_malloc (MAX (len, 1));
+          transpose (buf, f, cs, rank, stored, FALSE);
+          g_free (buf);
+          buf = f;
+        }
+      if (swap)
+        ncz_byteswap_buffer (buf, stored, n_elements);
+      out = g_bytes_new_take (buf, len);
     }
-  if (needs_swap (variable))
-    ncz_byteswap_buffer (buf, stored, n_elements);
-  out = g_bytes_new_take (buf, len);
 
   for (guint i = 0; filters && i < filters->len; i++)
     {

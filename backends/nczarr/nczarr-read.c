@@ -220,6 +220,12 @@ load_attributes (NczarrReader *r, const char *zattrs_key, const NczJson *zattrs,
 
       if (nczarr_attr_name_is_reserved (name))
         continue;
+      if (*name == '\0' || strchr (name, '/') != NULL || !g_utf8_validate (name, -1, NULL))
+        {
+          /* not a netCDF name: the attribute cannot be shown, the rest can */
+          g_debug ("%s: skipping attribute with invalid name \"%s\"", zattrs_key, name);
+          continue;
+        }
       if (is_variable && g_str_equal (name, "_FillValue"))
         continue;
       attr = nczarr_attr_from_json (name, value, types_lookup (types, name), &local);

@@ -384,11 +384,18 @@ ncz_file_store_write (NczStore     *store,
       return FALSE;
     }
 
+  /* Metadata objects (".zarray", ".zattrs"...) that replace an existing
+   * one reach the disk before the rename, so a crash never leaves an
+   * empty object where a good one was; new objects and chunks are not
+   * worth the wait. */
+  gboolean durable = FALSE;
+  if (base[0] == '.')
+    {
+      struct stat st;
+      durable = fstatat (self->root_fd, key, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    }
   bytes = g_bytes_get_data (data, &size);
-  if (!write_all (fd, bytes, size) ||
-      /* Metadata objects (".zarray", ".zattrs"...) reach the disk before
-       * they replace the old ones; chunks are not worth the wait. */
-      (base[0] == '.' && fsync (fd) < 0))
+  if (!write_all (fd, bytes, size) || (durable && fsync (fd) < 0))
     {
       errsv = errno;
       close (fd);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # run-target.sh: runs a libFuzzer target for a bounded time
 #
-# Usage: run-target.sh TARGET SEED_CORPUS_DIR WORK_DIR
+# Usage: run-target.sh TARGET WORK_DIR SEED_DIR...
 # Runs TARGET for $NCZ_FUZZ_SECONDS (default 60) seconds, each input at
 # most 10 s, starting from the seeds; new inputs go to WORK_DIR/corpus,
 # crashing ones to WORK_DIR/artifacts. Exits non-zero on any finding.
@@ -9,11 +9,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 set -e
 target=$1
-seeds=$2
-work=$3/fuzz-work
+work=$2/fuzz-work
+shift 2
 secs=${NCZ_FUZZ_SECONDS:-60}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work/corpus" "$work/artifacts"
 exec "$target" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 \
   -dict="$here/zarr.dict" -artifact_prefix="$work/artifacts/" \
-  -print_final_stats=1 "$work/corpus" "$seeds"
+  -print_final_stats=1 "$work/corpus" "$@"

@@ -265,16 +265,16 @@ dimensions:
   d = 2 ; \1lead = 1 ; a\ b = 1 ; x-y.z+w@v_u = 1 ;
 variables:
   int data(d) ; data :x = 1 ;
-  int variable(d) ; variable :units = "m" ;
+  int variable(d) ; variable:units = "m" ;
+  int dimensions(d) ; dimensions :units = "m" ;
   int v\!\"\#\$\&\'\(\)\*\,\:\;\<\=\>\[\\\]\^\`\{\|\}\~(d) ;
-  v\!\"\#\$\&\'\(\)\*\,\:\;\<\=\>\[\\\]\^\`\{\|\}\~:a\?b = 2 ;
   int \1lead(\1lead) ;
   int é(a\ b) ; é:ü = "ö" ;
   short q(x-y.z+w@v_u) ;
   :a\ b = "c" ;
   :per_cent+1 = 1 ;
 data:
-  data = 1, 2 ; variable = 3, 4 ; \1lead = 5 ; é = 6 ; q = 7 ;
+  data = 1, 2 ; variable = 3, 4 ; dimensions = 5, 6 ; \1lead = 5 ; é = 6 ; q = 7 ;
 }
 """, ['', '-s', '-v data,é'])
 
@@ -592,10 +592,8 @@ def run_case(case, known, corpus, ncz_dump, ncdump, work):
         return r
 
     opts = case.options.split() if case.options else []
-    if 'header-only' in keys or (not has_chunks(case.store) and 'data' not in keys):
+    if 'header-only' in keys or not has_chunks(case.store):
         opts = ['-h'] + opts
-    if 'args' in keys:
-        opts += keys['args'].split()
 
     rc, ncz_out, ncz_err = run([ncz_dump] + opts + [case.url], NCZ_TIMEOUT)
 
@@ -693,6 +691,12 @@ def finish(r, keys, rows):
 
 # ----------------------------------------------------------------------
 
+def tap_text(text):
+    """One line of a TAP description. A '#' would start a directive (and
+    hide a TODO after it from some harnesses): URLs get it %-encoded."""
+    return ' '.join(text.split()).replace('#', '%23')
+
+
 def main():
     args = sys.argv[1:]
     ncz_dump = os.environ.get('NCZ_DUMP')
@@ -735,20 +739,32 @@ def main():
         print('1..%d' % (len(cases) + 1))
         failures = 0
         n = 0
+        todo_rows = {row['line'] for row in known
+                     if any(k in ('todo', 'todo-drop') for k, v in parse_action(row['action']))}
+        todo_used = set()
         for case in cases:
             n += 1
             r = run_case(case, known, corpus, ncz_dump, ncdump, work)
             if r.skip:
-                print('ok %d - %s # SKIP %s' % (n, case.name, r.skip))
+                print('ok %d - %s # SKIP %s' % (n, tap_text(case.name), tap_text(r.skip)))
                 continue
+            if r.todo:
+                todo_used.update(row['line'] for row in known if row_applies(row, case))
             status = 'ok' if r.ok else 'not ok'
-            directive = ' # TODO %s' % r.todo if r.todo else ''
-            print('%s %d - %s: %s%s' % (status, n, case.name, r.note, directive))
+            directive = ' # TODO %s' % tap_text(r.todo) if r.todo else ''
+            print('%s %d - %s: %s%s' % (status, n, tap_text(case.name), tap_text(r.note),
+                                        directive))
             for line in r.diag:
                 print('#   ' + line)
             if not r.ok and not r.todo:
                 failures += 1
             sys.stdout.flush()
+
+        # Known Ncz bugs that no case shows any more: the rows can go
+        fixed = sorted(todo_rows - todo_used)
+        if fixed and not selectors:
+            print('# KNOWN-DIFFERENCES.md: no case needs the todo row(s) at line(s) %s any more;'
+                  ' remove them' % ', '.join(str(l) for l in fixed))
 
         # Every entry of the table must still be needed by some case
         n += 1

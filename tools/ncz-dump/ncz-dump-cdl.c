@@ -396,8 +396,9 @@ cdl_float_equals (float value, float fill)
     return FALSE;
   if (isfinite (value) && isfinite (fill))
     {
-      float diff = value - fill;
-      float tolerance = FLT_EPSILON * fill;
+      /* the tolerance is relative to the value, not to the fill value */
+      float diff = fill - value;
+      float tolerance = FLT_EPSILON * value;
       return fabsf (diff) <= fabsf (tolerance);
     }
   if (isnan (value) && isnan (fill))
@@ -411,7 +412,7 @@ cdl_double_equals (double value, double fill)
   if ((value > 0.0) != (fill > 0.0))
     return FALSE;
   if (isfinite (value) && isfinite (fill))
-    return fabs (value - fill) <= fabs (DBL_EPSILON * fill);
+    return fabs (fill - value) <= fabs (DBL_EPSILON * value);
   if (isnan (value) && isnan (fill))
     return TRUE;
   return isinf (value) && isinf (fill);

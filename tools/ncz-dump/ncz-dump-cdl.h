@@ -37,8 +37,8 @@ void cdl_append_attribute_float (GString *out, float value, int digits);
 void cdl_append_attribute_double (GString *out, double value, int digits);
 
 /* The fill value comparison of the data section: equal, or within a
- * relative machine epsilon; all NaNs are equal, and so are all
- * infinities. */
+ * machine epsilon relative to @value; all NaNs are equal, and so are
+ * all infinities (of either sign when the signs agree as "> 0"). */
 gboolean cdl_float_equals (float value, float fill);
 gboolean cdl_double_equals (double value, double fill);
 

@@ -15,7 +15,9 @@
 #include "ncz-dump-cdl.h"
 
 /* Largest block of a variable read at once while printing its data. */
+#ifndef READ_BLOCK_BYTES
 #define READ_BLOCK_BYTES (4u << 20)
+#endif
 
 /* Continuation indentation of wrapped data lines. */
 #define CONTINUATION "    "
@@ -138,7 +140,7 @@ static gboolean
 is_cdl_keyword (const char *name)
 {
   static const char * const keywords[] = {
-    "variable", "dimension", "data", "group", "types", NULL
+    "variables", "dimensions", "data", "group", "types", NULL
   };
   for (guint i = 0; keywords[i]; i++)
     if (strcmp (name, keywords[i]) == 0)
@@ -243,7 +245,8 @@ print_attribute (Dump *d, const char *owner, NczAttribute *attr,
   if (ncz_attribute_get_value_type (attr) == NCZ_TYPE_STRING && !special)
     g_string_append (s, "string ");
   cdl_append_name (s, owner);
-  if (is_cdl_keyword (owner))
+  /* ncdump separates a keyword from the colon in ordinary attributes only */
+  if (is_cdl_keyword (owner) && !special)
     g_string_append_c (s, ' ');
   g_string_append_c (s, ':');
   cdl_append_name (s, ncz_attribute_get_name (attr));
@@ -784,7 +787,7 @@ typedef struct
   FillValue fill;
   CdlValueFormat format;
   GString *text;
-  char *row;                /* one row of a char variable */
+  char *row;                /* one row of a char variable, else NULL */
 } DataPrinter;
 
 /* Prints the rows below @level; @last tells, per level, whether every
@@ -878,6 +881,20 @@ print_variable_data (Dump *d, NczVariable *var, GError **error)
         g_free (p.shape);
         return TRUE;    /* nothing written yet: no data lines */
       }
+  if (ncz_variable_get_value_type (var) == NCZ_TYPE_CHAR)
+    {
+      /* a char variable is printed a whole row (string) at a time */
+      guint64 row_length = p.rank > 0 ? p.shape[p.rank - 1] : 1;
+      p.row = row_length <= G_MAXSIZE ? g_try_malloc (MAX (row_length, 1)) : NULL;
+      if (p.row == NULL)
+        {
+          g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
+                       "variable '%s': out of memory for a row of %" G_GUINT64_FORMAT
+                       " characters", name, row_length);
+          g_free (p.shape);
+          return FALSE;
+        }
+    }
   p.unlimited = g_new0 (gboolean, MAX (p.rank, 1));
   for (guint i = 0; i < p.rank; i++)
     p.unlimited[i] = ncz_dimension_is_unlimited (ncz_variable_get_dimension (var, i));
@@ -885,7 +902,6 @@ print_variable_data (Dump *d, NczVariable *var, GError **error)
   fill_value_init (&p.fill, var);
   value_format_init (d, &p.format, var);
   p.text = g_string_new (NULL);
-  p.row = g_malloc (p.rank > 0 ? MAX (p.shape[p.rank - 1], 1) : 1);
 
   fputc ('\n', d->out);
   out_indent (d);

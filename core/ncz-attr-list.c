@@ -70,3 +70,19 @@ ncz_attr_list_remove (GPtrArray *list, const char *name)
     }
   return FALSE;
 }
+
+gboolean
+ncz_attr_list_move (GPtrArray *list, const char *name, guint position)
+{
+  for (guint i = 0; i < list->len; i++)
+    {
+      NczAttribute *a = g_ptr_array_index (list, i);
+      if (strcmp (ncz_attribute_get_name (a), name) == 0)
+        {
+          g_ptr_array_steal_index (list, i);
+          g_ptr_array_insert (list, MIN (position, list->len), a);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}

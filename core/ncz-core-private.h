@@ -15,6 +15,7 @@ gboolean ncz_check_object_name (const char *kind, const char *name, GError **err
 NczAttribute *ncz_attr_list_find (GPtrArray *list, const char *name);
 void ncz_attr_list_set (GPtrArray *list, NczAttribute *attribute);
 gboolean ncz_attr_list_remove (GPtrArray *list, const char *name);
+gboolean ncz_attr_list_move (GPtrArray *list, const char *name, guint position);
 
 NczDimension *ncz_dimension_new_internal (NczGroup *group, const char *name,
                                           guint64 length, gboolean unlimited);

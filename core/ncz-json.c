@@ -516,11 +516,8 @@ parse_string (Parser *p)
           p->pos++;
           break;
         }
-      if ((guchar) c < 0x20)
-        {
-          parser_fail (p, "control character in string");
-          goto fail;
-        }
+      /* Raw control characters are not strict JSON, but netcdf-c 4.9.0
+       * writes them unescaped in attribute text: keep them. */
       if (c != '\\')
         {
           g_string_append_c (s, c);

@@ -46,6 +46,11 @@ NCZ_PRIVATE_API void ncz_variable_set_storage_fill_value (NczVariable *self, GBy
 /* Sets the width of fixed-length strings directly (0: from attributes). */
 NCZ_PRIVATE_API void ncz_variable_set_max_string_length (NczVariable *self, guint width);
 
+/* Moves attribute @name to @position in the variable's attribute order
+ * (the end if beyond it); FALSE if there is no such attribute. */
+NCZ_PRIVATE_API gboolean ncz_variable_move_attribute (NczVariable *self, const char *name,
+                                                      guint position);
+
 /* Chunk grid helpers */
 NCZ_PRIVATE_API guint64 ncz_variable_get_chunk_n_elements (NczVariable *self);
 NCZ_PRIVATE_API gsize ncz_variable_get_chunk_n_bytes (NczVariable *self);

@@ -714,6 +714,13 @@ ncz_variable_set_storage_fill_value (NczVariable *self, GBytes *value)
   g_mutex_unlock (&self->lock);
 }
 
+gboolean
+ncz_variable_move_attribute (NczVariable *self, const char *name, guint position)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  return ncz_attr_list_move (self->attributes, name, position);
+}
+
 void
 ncz_variable_set_max_string_length (NczVariable *self, guint width)
 {

@@ -74,6 +74,7 @@ struct _NczNczarrFormat
   NczarrLayout write_layout;
   gboolean convert_pending;   /* rewrite every object on the next change */
   char *ncproperties;
+  gboolean ncproperties_found;  /* the store had _NCProperties */
   char separator;
 
   GMutex lock;                /* protects @written */
@@ -324,6 +325,7 @@ nczarr_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
       return FALSE;
     }
   self->layout = r.layout;
+  self->ncproperties_found = r.ncproperties != NULL;
   self->ncproperties = r.ncproperties ? r.ncproperties : default_ncproperties ();
 
   if (!requested_layout (self, &requested, &local))
@@ -391,6 +393,7 @@ nczarr_create (NczFormat *format, NczDataset *dataset, GCancellable *cancellable
   self->convert_pending = FALSE;
   g_free (self->ncproperties);
   self->ncproperties = default_ncproperties ();
+  self->ncproperties_found = TRUE;   /* it is written with the metadata */
   return TRUE;
 }
 
@@ -503,6 +506,51 @@ nczarr_write_chunk (NczFormat *format, NczVariable *variable, const guint64 *chu
   return nczarr_chunk_write (self, variable, chunk_index, data, cancellable, error);
 }
 
+/* Virtual attributes as ncdump -s shows them */
+
+static void
+add_text (GPtrArray *out, const char *name, const char *text)
+{
+  g_ptr_array_add (out, ncz_attribute_new_text (name, text, -1));
+}
+
+static void
+add_int (GPtrArray *out, const char *name, gint32 value)
+{
+  g_ptr_array_add (out, ncz_attribute_new_values (name, NCZ_TYPE_INT, &value, 1, NULL));
+}
+
+static GPtrArray *
+nczarr_describe_dataset (NczFormat *format, NczDataset *dataset)
+{
+  NczNczarrFormat *self = NCZ_NCZARR_FORMAT (format);
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (self->ncproperties_found)
+    add_text (out, "_NCProperties", self->ncproperties);
+  /* the NCZarr superblock's major version; 0 for plain Zarr */
+  add_int (out, "_SuperblockVersion", self->ncproperties_found ? 2 : 0);
+  add_int (out, "_IsNetcdf4", 1);
+  add_text (out, "_Format", "netCDF-4");
+  return out;
+}
+
+static GPtrArray *
+nczarr_describe_variable (NczFormat *format, NczVariable *variable)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
+
+  /* _Filter, _Shuffle, _DeflateLevel and _Fletcher32 need the codec
+   * modules to map codec JSON to HDF5 parameters; _Codecs is the chain
+   * as stored. */
+  if (ncz_variable_get_n_codecs (variable) > 0)
+    {
+      g_autofree char *codecs = ncz_variable_get_codecs_json (variable);
+      add_text (out, "_Codecs", codecs);
+    }
+  return out;
+}
+
 static void
 ncz_nczarr_format_iface_init (NczFormatInterface *iface)
 {
@@ -513,6 +561,8 @@ ncz_nczarr_format_iface_init (NczFormatInterface *iface)
   iface->close = nczarr_close;
   iface->read_chunk = nczarr_read_chunk;
   iface->write_chunk = nczarr_write_chunk;
+  iface->describe_variable = nczarr_describe_variable;
+  iface->describe_dataset = nczarr_describe_dataset;
 }
 
 /* ---- GObject ---- */

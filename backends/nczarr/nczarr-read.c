@@ -656,6 +656,27 @@ apply_fill (NczarrReader *r, NczVariable *var, const char *akey, NczType type,
   return TRUE;
 }
 
+/* _FillValue keeps the place it has in .zattrs among the attributes */
+static void
+keep_fill_value_place (NczVariable *var, const NczJson *zattrs)
+{
+  guint before = 0;
+
+  if (zattrs == NULL || ncz_variable_get_attribute (var, "_FillValue") == NULL)
+    return;
+  for (gsize i = 0; i < ncz_json_object_get_size (zattrs); i++)
+    {
+      const char *name = ncz_json_object_get_key (zattrs, i);
+      if (g_str_equal (name, "_FillValue"))
+        {
+          ncz_variable_move_attribute (var, "_FillValue", before);
+          return;
+        }
+      if (ncz_variable_get_attribute (var, name) != NULL)
+        before++;
+    }
+}
+
 static gboolean
 read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
                const char *name, const char *listed_in, GError **error)
@@ -968,6 +989,7 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
   load_attributes (r, zattrs_key, zattrs, types, var, set_variable_attribute, TRUE);
   if (!apply_fill (r, var, akey, dt.type, zarray, zattrs, types, error))
     return FALSE;
+  keep_fill_value_place (var, zattrs);
   /* the stored width wins over the attributes' */
   if (dt.type == NCZ_TYPE_STRING && ncz_variable_get_max_string_length (var) != dt.stored_size)
     ncz_variable_set_max_string_length (var, (guint) dt.stored_size);

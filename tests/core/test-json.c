@@ -55,6 +55,10 @@ test_parse_numbers (void)
   g_assert_cmpint (i, ==, 3);
   g_assert_true (isinf (ncz_json_get_double (ncz_json_array_get (j, 8))));
 
+  /* netcdf-c 4.9.0 writes raw control characters in strings */
+  g_autoptr(NczJson) vt = ncz_json_parse ("\"a\vb\x01\"", -1, NULL);
+  g_assert_cmpstr (ncz_json_get_string (vt, NULL), ==, "a\vb\x01");
+
   /* netcdf-c writes reals such as "0." */
   g_autoptr(NczJson) k = ncz_json_parse ("[0.,0.,1.]", -1, NULL);
   g_assert_nonnull (k);
@@ -67,7 +71,7 @@ test_parse_errors (void)
 {
   const char *bad[] = {
     "", "{", "[1,", "{\"a\" 1}", "{\"a\": }", "[1 2]", "\"abc", "\"\\x\"", "tru", "{1: 2}",
-    "[1,]", "01x", "-", "1.e", "1e", "\"a\x01\"", "{} extra", "[\"\\ud800\\u0041\"]x", "nul",
+    "[1,]", "01x", "-", "1.e", "1e", "{} extra", "[\"\\ud800\\u0041\"]x", "nul",
   };
   for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
     {

@@ -654,6 +654,8 @@ def run_case(case, known, corpus, ncz_dump, ncdump, work):
             ref = re.sub(pattern, repl, ref, flags=re.M)
         elif key == 'drop-ref' and val:
             ref = drop_lines(ref, val)
+        elif key == 'drop-ncz' and val:
+            got = drop_lines(got, val)
     if 'expected' in keys or 'oracle' in keys:
         # a file of another tool or version: its name line and, as netCDF's
         # own tests do (diff -b), amounts of white space do not count

@@ -284,91 +284,24 @@ out:
     g_mutex_unlock (lock);
 }
 
-/* ---- a shared pool; each batch waits for its own tasks ---- */
-
-typedef struct {
-  GMutex lock;
-  GCond cond;
-  guint pending;
-  gboolean is_write;
-} Batch;
-
-typedef struct {
-  Batch *batch;
-  ChunkTask *task;
-} PoolItem;
+/* ---- batches run on the shared pool ---- */
 
 static void
-pool_func (gpointer data, gpointer user_data)
+run_read_task (gpointer item, gpointer user_data)
 {
-  PoolItem *item = data;
-  Batch *b = item->batch;
-
-  if (b->is_write)
-    write_task (item->task);
-  else
-    read_task (item->task);
-  g_mutex_lock (&b->lock);
-  b->pending--;
-  if (b->pending == 0)
-    g_cond_signal (&b->cond);
-  g_mutex_unlock (&b->lock);
-  g_free (item);
+  read_task (item);
 }
 
-static GThreadPool *
-get_pool (guint *n_workers)
+static void
+run_write_task (gpointer item, gpointer user_data)
 {
-  static GThreadPool *pool;
-  static guint workers;
-
-  if (g_once_init_enter (&pool))
-    {
-      const char *env = g_getenv ("NCZ_THREADS");
-      guint n = env ? (guint) g_ascii_strtoull (env, NULL, 10) : g_get_num_processors ();
-      GThreadPool *p;
-      n = CLAMP (n, 1, 64);
-      workers = n;
-      /* the calling thread works too, so the pool needs n - 1 threads */
-      p = n > 1 ? g_thread_pool_new (pool_func, NULL, n - 1, FALSE, NULL) : NULL;
-      g_once_init_leave (&pool, p ? p : (GThreadPool *) GSIZE_TO_POINTER (1));
-    }
-  *n_workers = workers;
-  return pool == GSIZE_TO_POINTER (1) ? NULL : pool;
+  write_task (item);
 }
 
 static void
 run_batch (ChunkTask **tasks, guint n, gboolean is_write)
 {
-  guint workers;
-  GThreadPool *pool = get_pool (&workers);
-  Batch b;
-
-  if (pool == NULL || n == 1)
-    {
-      for (guint i = 0; i < n; i++)
-        is_write ? write_task (tasks[i]) : read_task (tasks[i]);
-      return;
-    }
-  g_mutex_init (&b.lock);
-  g_cond_init (&b.cond);
-  b.pending = n - 1;
-  b.is_write = is_write;
-  for (guint i = 1; i < n; i++)
-    {
-      PoolItem *item = g_new (PoolItem, 1);
-      item->batch = &b;
-      item->task = tasks[i];
-      g_thread_pool_push (pool, item, NULL);
-    }
-  /* the caller takes the first task */
-  is_write ? write_task (tasks[0]) : read_task (tasks[0]);
-  g_mutex_lock (&b.lock);
-  while (b.pending > 0)
-    g_cond_wait (&b.cond, &b.lock);
-  g_mutex_unlock (&b.lock);
-  g_mutex_clear (&b.lock);
-  g_cond_clear (&b.cond);
+  ncz_parallel_for ((gpointer *) tasks, n, is_write ? run_write_task : run_read_task, NULL);
 }
 
 static void
@@ -385,11 +318,8 @@ static gboolean
 run_slab (Slab *s, gboolean is_write, GError **error)
 {
   guint rank = s->rank;
-  guint workers;
   gboolean ok = TRUE;
-
-  get_pool (&workers);
-  guint batch_size = MAX (2, workers * 2);
+  guint batch_size = MAX (2, ncz_parallel_get_n_workers () * 2);
   g_autofree guint64 *c_lo = g_new0 (guint64, MAX (rank, 1));
   g_autofree guint64 *c_hi = g_new0 (guint64, MAX (rank, 1));
   g_autofree guint64 *c = g_new0 (guint64, MAX (rank, 1));

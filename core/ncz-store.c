@@ -8,6 +8,7 @@
 
 #include "ncz/ncz-error.h"
 #include "ncz/ncz-store.h"
+#include "ncz-core-private.h"
 
 /**
  * NczStore:
@@ -464,6 +465,90 @@ ncz_store_write (NczStore     *self,
     return check_failure (self, "write", local_error, error);
   g_clear_error (&local_error);
   return TRUE;
+}
+
+typedef struct {
+  NczStore *store;
+  const char *key;
+  GBytes *data;
+  GCancellable *cancellable;
+  GError *error;
+} WriteItem;
+
+static void
+write_item (gpointer item, gpointer user_data)
+{
+  WriteItem *w = item;
+  ncz_store_write (w->store, w->key, w->data, w->cancellable, &w->error);
+}
+
+/**
+ * ncz_store_write_many:
+ * @self: a store
+ * @keys: (array length=n): the object keys
+ * @data: (array length=n): the objects' bytes
+ * @n: the number of objects
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Writes several objects, in no particular order and possibly at the
+ * same time (a driver may keep many requests in flight). Every object is
+ * attempted; the first failure is reported.
+ *
+ * Returns: %TRUE if every object was written
+ * Since: 1.0
+ */
+gboolean
+ncz_store_write_many (NczStore            *self,
+                      const char * const  *keys,
+                      GBytes * const      *data,
+                      guint                n,
+                      GCancellable        *cancellable,
+                      GError             **error)
+{
+  NczStoreInterface *iface;
+  g_autofree WriteItem *items = NULL;
+  g_autofree gpointer *ptrs = NULL;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), FALSE);
+  g_return_val_if_fail (n == 0 || (keys != NULL && data != NULL), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  for (guint i = 0; i < n; i++)
+    if (!ncz_store_key_is_valid (keys[i], FALSE, error))
+      return FALSE;
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->write_many != NULL)
+    {
+      GError *local_error = NULL;
+      if (!iface->write_many (self, keys, data, n, cancellable, &local_error))
+        return check_failure (self, "write", local_error, error);
+      g_clear_error (&local_error);
+      return TRUE;
+    }
+
+  items = g_new0 (WriteItem, n);
+  ptrs = g_new (gpointer, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      items[i].store = self;
+      items[i].key = keys[i];
+      items[i].data = data[i];
+      items[i].cancellable = cancellable;
+      ptrs[i] = &items[i];
+    }
+  ncz_parallel_for (ptrs, n, write_item, NULL);
+  for (guint i = 0; i < n; i++)
+    if (items[i].error)
+      {
+        if (ok)
+          g_propagate_error (error, g_steal_pointer (&items[i].error));
+        else
+          g_clear_error (&items[i].error);
+        ok = FALSE;
+      }
+  return ok;
 }
 
 /**

@@ -397,6 +397,28 @@ nczarr_create (NczFormat *format, NczDataset *dataset, GCancellable *cancellable
   return TRUE;
 }
 
+static guint
+key_depth (const char *key)
+{
+  guint n = 0;
+  for (const char *p = key; *p; p++)
+    if (*p == '/')
+      n++;
+  return n;
+}
+
+static gint
+compare_depth_desc (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  GPtrArray *keys = user_data;
+  guint ia = GPOINTER_TO_UINT (*(gpointer *) a), ib = GPOINTER_TO_UINT (*(gpointer *) b);
+  guint da = key_depth (g_ptr_array_index (keys, ia));
+  guint db = key_depth (g_ptr_array_index (keys, ib));
+  if (da != db)
+    return da > db ? -1 : 1;
+  return ia < ib ? -1 : ia > ib;   /* stable: keep the built order */
+}
+
 static gboolean
 nczarr_sync (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
              GError **error)
@@ -436,22 +458,43 @@ nczarr_sync (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
         g_ptr_array_add (changed, GUINT_TO_POINTER (i));
     }
 
-  for (guint j = 0; j < changed->len; j++)
+  /* Deepest keys first, one level at a time, so that an object is never
+   * visible before the objects below it that it lists. Objects of one
+   * level are written together (in parallel where the store can). */
+  g_ptr_array_sort_with_data (changed, compare_depth_desc, keys);
+  for (guint j = 0; j < changed->len;)
     {
-      guint i = GPOINTER_TO_UINT (g_ptr_array_index (changed, j));
-      const char *key = g_ptr_array_index (keys, i);
-      const char *text = g_ptr_array_index (texts, i);
-      g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+      guint depth = key_depth (g_ptr_array_index (keys, GPOINTER_TO_UINT (changed->pdata[j])));
+      g_autoptr(GPtrArray) lkeys = g_ptr_array_new ();
+      g_autoptr(GPtrArray) ldata = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
       g_autoptr(GError) local = NULL;
+      guint first = j;
 
-      if (!ncz_store_write (self->store, key, bytes, cancellable, &local))
+      for (; j < changed->len; j++)
         {
-          g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: writing %s: ",
-                                      location (self), key);
+          guint i = GPOINTER_TO_UINT (g_ptr_array_index (changed, j));
+          const char *key = g_ptr_array_index (keys, i);
+          const char *text = g_ptr_array_index (texts, i);
+          if (key_depth (key) != depth)
+            break;
+          g_ptr_array_add (lkeys, (gpointer) key);
+          g_ptr_array_add (ldata, g_bytes_new (text, strlen (text)));
+        }
+      if (!ncz_store_write_many (self->store, (const char * const *) lkeys->pdata,
+                                 (GBytes * const *) ldata->pdata, lkeys->len,
+                                 cancellable, &local))
+        {
+          g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: writing metadata: ",
+                                      location (self));
           return FALSE;
         }
       g_mutex_lock (&self->lock);
-      g_hash_table_replace (self->written, g_strdup (key), g_strdup (text));
+      for (guint m = first; m < j; m++)
+        {
+          guint i = GPOINTER_TO_UINT (g_ptr_array_index (changed, m));
+          g_hash_table_replace (self->written, g_strdup (g_ptr_array_index (keys, i)),
+                                g_strdup (g_ptr_array_index (texts, i)));
+        }
       g_mutex_unlock (&self->lock);
     }
   for (guint i = 0; i < stale->len; i++)

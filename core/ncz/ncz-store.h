@@ -41,6 +41,8 @@ G_DECLARE_INTERFACE (NczStore, ncz_store, NCZ, STORE, GObject)
  * @list: the immediate child names under a prefix
  * @read_many: optional; read several objects at once (network drivers keep
  *   many requests in flight). The default reads them one by one.
+ * @write_many: optional; write several objects at once. The default runs
+ *   @write for each on Ncz's worker pool.
  *
  * Keys are `/`-separated paths relative to the dataset root, without a
  * leading `/` (`.zgroup`, `grp/var/.zarray`, `grp/var/0.1`). The empty
@@ -79,9 +81,15 @@ struct _NczStoreInterface
                             const char * const *keys,
                             GCancellable       *cancellable,
                             GError            **error);
+  gboolean  (*write_many) (NczStore           *self,
+                           const char * const *keys,
+                           GBytes * const     *data,
+                           guint               n,
+                           GCancellable       *cancellable,
+                           GError            **error);
 
   /*< private >*/
-  gpointer padding[8];
+  gpointer padding[7];
 };
 
 NCZ_AVAILABLE_IN_ALL
@@ -104,6 +112,10 @@ GBytes *ncz_store_read_finish (NczStore *self, GAsyncResult *result,
 NCZ_AVAILABLE_IN_ALL
 gboolean ncz_store_write (NczStore *self, const char *key, GBytes *data,
                           GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_store_write_many (NczStore *self, const char * const *keys,
+                               GBytes * const *data, guint n,
+                               GCancellable *cancellable, GError **error);
 NCZ_AVAILABLE_IN_ALL
 gboolean ncz_store_remove (NczStore *self, const char *key,
                            GCancellable *cancellable, GError **error);

@@ -198,22 +198,26 @@ static int
 make_parents (NczFileStore *self,
               const char   *dir)
 {
-  g_autofree char *path = g_strdup (dir);
+  /* Usually only the last directory is missing: try it first and walk
+   * up only while parents are missing too (each mkdir is costly on some
+   * file systems). */
+  char *slash;
 
-  for (char *p = path;; p++)
-    {
-      if (*p == '/' || *p == '\0')
-        {
-          char saved = *p;
-
-          *p = '\0';
-          if (mkdirat (self->root_fd, path, 0777) < 0 && errno != EEXIST)
-            return errno;
-          *p = saved;
-          if (saved == '\0')
-            break;
-        }
-    }
+  if (mkdirat (self->root_fd, dir, 0777) == 0 || errno == EEXIST)
+    return 0;
+  if (errno != ENOENT)
+    return errno;
+  slash = strrchr (dir, '/');
+  if (slash == NULL)
+    return ENOENT;
+  {
+    g_autofree char *parent = g_strndup (dir, slash - dir);
+    int err = make_parents (self, parent);
+    if (err != 0)
+      return err;
+  }
+  if (mkdirat (self->root_fd, dir, 0777) < 0 && errno != EEXIST)
+    return errno;
   return 0;
 }
 

@@ -1,0 +1,129 @@
+/* ncz-parallel.c: a shared worker pool for chunk and object I/O
+ *
+ * ncz_parallel_for() runs a function over a list of items. The calling
+ * thread works too, and items are claimed one at a time from a shared
+ * counter, so a caller never waits for an item nobody has started: nested
+ * use (a chunk task that writes several objects) cannot deadlock even
+ * when every pool thread is busy.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "config.h"
+
+#include "ncz-core-private.h"
+
+typedef struct {
+  gatomicrefcount ref;
+  gpointer *items;
+  guint n;
+  gint next;
+  gint done;
+  NczParallelFunc func;
+  gpointer user_data;
+  GMutex lock;
+  GCond cond;
+} Job;
+
+static void
+job_unref (Job *job)
+{
+  if (!g_atomic_ref_count_dec (&job->ref))
+    return;
+  g_mutex_clear (&job->lock);
+  g_cond_clear (&job->cond);
+  g_free (job);
+}
+
+static void
+job_work (Job *job)
+{
+  while (TRUE)
+    {
+      gint i = g_atomic_int_add (&job->next, 1);
+      if (i >= (gint) job->n)
+        break;
+      job->func (job->items[i], job->user_data);
+      if (g_atomic_int_add (&job->done, 1) + 1 == (gint) job->n)
+        {
+          g_mutex_lock (&job->lock);
+          g_cond_broadcast (&job->cond);
+          g_mutex_unlock (&job->lock);
+        }
+    }
+}
+
+static void
+pool_func (gpointer data, gpointer user_data)
+{
+  Job *job = data;
+  job_work (job);
+  job_unref (job);
+}
+
+static GThreadPool *pool;
+static guint n_workers;
+
+static void
+ensure_pool (void)
+{
+  static gsize initialized;
+
+  if (g_once_init_enter (&initialized))
+    {
+      const char *env = g_getenv ("NCZ_THREADS");
+      guint n = env ? (guint) g_ascii_strtoull (env, NULL, 10) : g_get_num_processors ();
+      n_workers = CLAMP (n, 1, 64);
+      /* the calling thread works too */
+      if (n_workers > 1)
+        pool = g_thread_pool_new (pool_func, NULL, n_workers - 1, FALSE, NULL);
+      g_once_init_leave (&initialized, 1);
+    }
+}
+
+/* The number of threads that work on one ncz_parallel_for() call
+ * (NCZ_THREADS, else the number of processors). */
+guint
+ncz_parallel_get_n_workers (void)
+{
+  ensure_pool ();
+  return n_workers;
+}
+
+void
+ncz_parallel_for (gpointer *items, guint n, NczParallelFunc func, gpointer user_data)
+{
+  Job *job;
+  guint helpers;
+
+  if (n == 0)
+    return;
+  ensure_pool ();
+  if (pool == NULL || n == 1)
+    {
+      for (guint i = 0; i < n; i++)
+        func (items[i], user_data);
+      return;
+    }
+  job = g_new0 (Job, 1);
+  g_atomic_ref_count_init (&job->ref);
+  job->items = items;
+  job->n = n;
+  job->func = func;
+  job->user_data = user_data;
+  g_mutex_init (&job->lock);
+  g_cond_init (&job->cond);
+
+  helpers = MIN (n - 1, n_workers - 1);
+  for (guint i = 0; i < helpers; i++)
+    {
+      g_atomic_ref_count_inc (&job->ref);
+      g_thread_pool_push (pool, job, NULL);
+    }
+  job_work (job);
+  g_mutex_lock (&job->lock);
+  while (g_atomic_int_get (&job->done) < (gint) n)
+    g_cond_wait (&job->cond, &job->lock);
+  g_mutex_unlock (&job->lock);
+  /* helpers that start late find nothing to claim; @items may go now */
+  job_unref (job);
+}

@@ -14,9 +14,9 @@ run_suite () {
   local dir=$1; shift
   echo "=== configure $dir $*"
   if [ ! -f "$dir/build.ninja" ]; then
-    meson setup "$dir" "$@" || { status=1; return; }
+    meson setup "$dir" "$@" || { status=1; logs+=("$dir/setup-failed"); return; }
   fi
-  ninja -C "$dir" || { status=1; return; }
+  ninja -C "$dir" || { status=1; logs+=("$dir/build-failed"); return; }
   meson test -C "$dir" --print-errorlogs --num-processes 2 "${MESON_TEST_ARGS[@]}" || status=1
   logs+=("$dir/meson-logs/testlog.json")
 }
@@ -30,6 +30,13 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 MESON_TEST_ARGS=(--no-suite bench --timeout-multiplier 3)
 run_suite _build-asan -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false \
   -Dintrospection=disabled
+
+# libFuzzer: the metadata fuzz target for a bounded time (clang build)
+MESON_TEST_ARGS=(--suite fuzz --timeout-multiplier 2 fuzz-metadata)
+export NCZ_FUZZ_SECONDS=${NCZ_FUZZ_SECONDS:-60}
+CC=clang run_suite _build-fuzz -Dbuildtype=debug -Dfuzzing=enabled \
+  -Db_sanitize=address,undefined -Db_lundef=false -Dintrospection=disabled \
+  -Dc_args=-fsanitize=fuzzer-no-link
 
 /usr/bin/python3 - "${logs[@]}" <<'PY'
 import json, sys

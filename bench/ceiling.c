@@ -4,8 +4,8 @@
  *
  * Prints one JSON line: memcpy bandwidth over a buffer the size of the
  * variable, and the time to write then read the same bytes as plain
- * files, one per chunk (open/write/close, open/read/close), with no
- * format, no copy into chunk layout and no metadata.
+ * files, one per chunk (open/write/close, open/read/close), on every
+ * core, with no format, no copy into chunk layout and no metadata.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -24,6 +25,73 @@ fail (const char *what)
 {
   fprintf (stderr, "ceiling: %s: %s\n", what, strerror (errno));
   exit (1);
+}
+
+/* Chunk files are written and read on every core, as Ncz does: thread t
+ * handles the chunks k with k % nthreads == t. */
+typedef struct {
+  const char *dir;
+  char *data;
+  char *copy;
+  size_t chunk_bytes;
+  size_t total_bytes;
+  int writing;
+  int index;
+  int nthreads;
+} FileJob;
+
+static void *
+file_thread (void *arg)
+{
+  FileJob *job = arg;
+  char path[4096];
+
+  for (size_t k = (size_t) job->index; k * job->chunk_bytes < job->total_bytes;
+       k += (size_t) job->nthreads)
+    {
+      size_t len = job->total_bytes - k * job->chunk_bytes;
+      int fd;
+      if (len > job->chunk_bytes)
+        len = job->chunk_bytes;
+      snprintf (path, sizeof path, "%s/%zu", job->dir, k);
+      if (job->writing)
+        {
+          fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+          if (fd < 0)
+            fail (path);
+          if (write (fd, job->data + k * job->chunk_bytes, len) != (ssize_t) len)
+            fail (path);
+        }
+      else
+        {
+          fd = open (path, O_RDONLY);
+          if (fd < 0)
+            fail (path);
+          if (read (fd, job->copy + k * job->chunk_bytes, len) != (ssize_t) len)
+            fail (path);
+        }
+      close (fd);
+    }
+  return NULL;
+}
+
+static void
+run_threads (const FileJob *job)
+{
+  pthread_t threads[64];
+  FileJob jobs[64];
+  int n = job->nthreads > 64 ? 64 : job->nthreads;
+
+  for (int t = 0; t < n; t++)
+    {
+      jobs[t] = *job;
+      jobs[t].index = t;
+      jobs[t].nthreads = n;
+      if (pthread_create (&threads[t], NULL, file_thread, &jobs[t]) != 0)
+        fail ("pthread_create");
+    }
+  for (int t = 0; t < n; t++)
+    pthread_join (threads[t], NULL);
 }
 
 int
@@ -79,38 +147,19 @@ main (int argc, char **argv)
     size_t total_bytes = total * sizeof (float);
     size_t k;
 
+    FileJob job = { dir, (char *) data, (char *) copy, chunk_bytes, total_bytes, 0, 0, 1 };
+    long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
+    int nthreads = ncpu > 0 ? (int) ncpu : 1;
+
+    job.nthreads = nthreads;
+    job.writing = 1;
     t0 = bench_now ();
-    for (k = 0; k * chunk_bytes < total_bytes; k++)
-      {
-        size_t len = total_bytes - k * chunk_bytes;
-        int fd;
-        if (len > chunk_bytes)
-          len = chunk_bytes;
-        snprintf (path, sizeof path, "%s/%zu", dir, k);
-        fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0)
-          fail (path);
-        if (write (fd, (char *) data + k * chunk_bytes, len) != (ssize_t) len)
-          fail (path);
-        close (fd);
-      }
+    run_threads (&job);
     t_write = bench_now () - t0;
 
+    job.writing = 0;
     t0 = bench_now ();
-    for (k = 0; k * chunk_bytes < total_bytes; k++)
-      {
-        size_t len = total_bytes - k * chunk_bytes;
-        int fd;
-        if (len > chunk_bytes)
-          len = chunk_bytes;
-        snprintf (path, sizeof path, "%s/%zu", dir, k);
-        fd = open (path, O_RDONLY);
-        if (fd < 0)
-          fail (path);
-        if (read (fd, (char *) copy + k * chunk_bytes, len) != (ssize_t) len)
-          fail (path);
-        close (fd);
-      }
+    run_threads (&job);
     t_read = bench_now () - t0;
     if (memcmp (copy, data, total_bytes) != 0)
       {

@@ -186,9 +186,10 @@ def report(res):
     ceil_w = ceil_r = None
     if c:
         ceil_w, ceil_r = mbps(c["bytes"], c["write_s"]), mbps(c["bytes"], c["read_s"])
-        print("%-22s %s %s %s" % ("ceiling: chunk files", fmt(ceil_w, 12), fmt(ceil_r, 12),
+        print("%-22s %s %s %s" % ("ceiling: chunk files*", fmt(ceil_w, 12), fmt(ceil_r, 12),
                                   fmt(c["peak_rss_kib"] / 1024, 14)))
         print("%-22s %s" % ("ceiling: memcpy", fmt(mbps(c["bytes"], c["memcpy_s"]), 12)))
+        print("  * one plain file per chunk, written and read on every core")
 
     verdicts = []
     if "ncz" in rates:

@@ -136,6 +136,36 @@ spec_codec (NczFilterSpec *spec, NczVariable *variable, const char *key, GError 
   return NULL;
 }
 
+/* Runs one filter of the chain over a chunk, encoding or decoding */
+static GBytes *
+apply_filter (NczFilterSpec *spec, NczVariable *variable, const char *key,
+              GBytes *input, gboolean encode, GError **error)
+{
+  g_autoptr(NczCodec) codec = spec_codec (spec, variable, key, error);
+  g_autoptr(GArray) working = NULL;
+  g_autoptr(GError) local = NULL;
+  GBytes *out;
+
+  if (codec == NULL)
+    return NULL;
+  working = working_params (spec, codec, variable, &local);
+  if (working != NULL)
+    {
+      out = encode ? ncz_codec_encode (codec, (const guint *) working->data, working->len, input, &local)
+                   : ncz_codec_decode (codec, (const guint *) working->data, working->len, input, &local);
+      if (out != NULL)
+        return out;
+    }
+  {
+    g_autofree char *vname = ncz_variable_get_full_name (variable);
+    g_propagate_prefixed_error (error, g_steal_pointer (&local),
+                                "variable '%s', chunk '%s': %s %s: ", vname, key,
+                                working == NULL ? "codec" : encode ? "encoding with" : "decoding with",
+                                ncz_codec_get_codec_id (codec));
+  }
+  return NULL;
+}
+
 GBytes *
 nczarr_chunk_read (NczNczarrFormat *self, NczVariable *variable,
                    const guint64 *chunk_index, GCancellable *cancellable,
@@ -156,32 +186,10 @@ nczarr_chunk_read (NczNczarrFormat *self, NczVariable *variable,
 
   for (guint i = filters ? filters->len : 0; i-- > 0;)
     {
-      NczFilterSpec *spec = g_ptr_array_index (filters, i);
-      g_autoptr(NczCodec) codec = spec_codec (spec, variable, key, error);
-      g_autoptr(GArray) working = NULL;
-      g_autoptr(GError) local = NULL;
-      GBytes *out;
-
-      if (codec == NULL)
-        return NULL;
-      working = working_params (spec, codec, variable, &local);
-      if (working == NULL)
-        {
-          g_autofree char *vname = ncz_variable_get_full_name (variable);
-          g_propagate_prefixed_error (error, g_steal_pointer (&local),
-                                      "variable '%s', chunk '%s': codec %s: ",
-                                      vname, key, ncz_codec_get_codec_id (codec));
-          return NULL;
-        }
-      out = ncz_codec_decode (codec, (const guint *) working->data, working->len, data, &local);
+      GBytes *out = apply_filter (g_ptr_array_index (filters, i), variable, key, data,
+                                  FALSE, error);
       if (out == NULL)
-        {
-          g_autofree char *vname = ncz_variable_get_full_name (variable);
-          g_propagate_prefixed_error (error, g_steal_pointer (&local),
-                                      "variable '%s', chunk '%s': decoding with %s: ",
-                                      vname, key, ncz_codec_get_codec_id (codec));
-          return NULL;
-        }
+        return NULL;
       g_bytes_unref (data);
       data = out;
     }
@@ -279,32 +287,10 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
 
   for (guint i = 0; filters && i < filters->len; i++)
     {
-      NczFilterSpec *spec = g_ptr_array_index (filters, i);
-      g_autoptr(NczCodec) codec = spec_codec (spec, variable, key, error);
-      g_autoptr(GArray) working = NULL;
-      g_autoptr(GError) local = NULL;
-      GBytes *enc;
-
-      if (codec == NULL)
-        return FALSE;
-      working = working_params (spec, codec, variable, &local);
-      if (working == NULL)
-        {
-          g_autofree char *vname = ncz_variable_get_full_name (variable);
-          g_propagate_prefixed_error (error, g_steal_pointer (&local),
-                                      "variable '%s', chunk '%s': codec %s: ",
-                                      vname, key, ncz_codec_get_codec_id (codec));
-          return FALSE;
-        }
-      enc = ncz_codec_encode (codec, (const guint *) working->data, working->len, out, &local);
+      GBytes *enc = apply_filter (g_ptr_array_index (filters, i), variable, key, out,
+                                  TRUE, error);
       if (enc == NULL)
-        {
-          g_autofree char *vname = ncz_variable_get_full_name (variable);
-          g_propagate_prefixed_error (error, g_steal_pointer (&local),
-                                      "variable '%s', chunk '%s': encoding with %s: ",
-                                      vname, key, ncz_codec_get_codec_id (codec));
-          return FALSE;
-        }
+        return FALSE;
       g_bytes_unref (out);
       out = enc;
     }

@@ -29,27 +29,6 @@ die (const char *what, GError *error)
   exit (1);
 }
 
-static const char *
-type_name (NczType t)
-{
-  switch (t)
-    {
-    case NCZ_TYPE_BYTE: return "byte";
-    case NCZ_TYPE_CHAR: return "char";
-    case NCZ_TYPE_SHORT: return "short";
-    case NCZ_TYPE_INT: return "int";
-    case NCZ_TYPE_FLOAT: return "float";
-    case NCZ_TYPE_DOUBLE: return "double";
-    case NCZ_TYPE_UBYTE: return "ubyte";
-    case NCZ_TYPE_USHORT: return "ushort";
-    case NCZ_TYPE_UINT: return "uint";
-    case NCZ_TYPE_INT64: return "int64";
-    case NCZ_TYPE_UINT64: return "uint64";
-    case NCZ_TYPE_STRING: return "string";
-    default: return "none";
-    }
-}
-
 static void
 append_json_string_len (GString *s, const char *str, gsize len)
 {
@@ -168,7 +147,7 @@ append_attributes (GString *s, GPtrArray *attrs)
           gsize n = 0;
           const guint8 *p = ncz_attribute_peek_values (a, &n);
           gsize es = ncz_type_get_size (t);
-          g_string_append_printf (s, "{\"type\": \"%s\", \"value\": [", type_name (t));
+          g_string_append_printf (s, "{\"type\": \"%s\", \"value\": [", ncz_type_get_name (t));
           for (gsize k = 0; k < n; k++)
             {
               if (k)
@@ -204,7 +183,7 @@ dump_variable (Out *out, NczVariable *v, const char *path)
   if (s->len > 1)
     g_string_append (s, ",\n ");
   append_json_string (s, path);
-  g_string_append_printf (s, ": {\"type\": \"%s\", \"shape\": [", type_name (t));
+  g_string_append_printf (s, ": {\"type\": \"%s\", \"shape\": [", ncz_type_get_name (t));
   for (guint i = 0; i < nd; i++)
     g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? ", " : "", shape[i]);
   g_string_append (s, "], \"chunks\": [");

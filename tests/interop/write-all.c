@@ -48,27 +48,6 @@ die (const char *what, GError *error)
   exit (1);
 }
 
-static const char *
-type_name (NczType t)
-{
-  switch (t)
-    {
-    case NCZ_TYPE_BYTE: return "byte";
-    case NCZ_TYPE_CHAR: return "char";
-    case NCZ_TYPE_SHORT: return "short";
-    case NCZ_TYPE_INT: return "int";
-    case NCZ_TYPE_FLOAT: return "float";
-    case NCZ_TYPE_DOUBLE: return "double";
-    case NCZ_TYPE_UBYTE: return "ubyte";
-    case NCZ_TYPE_USHORT: return "ushort";
-    case NCZ_TYPE_UINT: return "uint";
-    case NCZ_TYPE_INT64: return "int64";
-    case NCZ_TYPE_UINT64: return "uint64";
-    case NCZ_TYPE_STRING: return "string";
-    default: return "none";
-    }
-}
-
 static const NczType numeric_types[] = {
   NCZ_TYPE_BYTE, NCZ_TYPE_UBYTE, NCZ_TYPE_SHORT, NCZ_TYPE_USHORT,
   NCZ_TYPE_INT, NCZ_TYPE_UINT, NCZ_TYPE_INT64, NCZ_TYPE_UINT64,
@@ -341,7 +320,7 @@ make_var (Ctx *ctx, VarSpec *vs)
       g_string_append (s, ",\n  ");
     g_string_append_printf (s, "{\"path\": \"%s\", \"group\": \"%s\", \"name\": \"%s\", "
                             "\"type\": \"%s\", \"seed\": %u, \"shape\": ",
-                            path, vs->gpath, vs->name, type_name (vs->type), seed);
+                            path, vs->gpath, vs->name, ncz_type_get_name (vs->type), seed);
     append_u64_list (s, shape, vs->nd);
     g_string_append (s, ", \"chunks\": ");
     if (chunks_set)
@@ -423,7 +402,7 @@ num_attr (Ctx *ctx, NczGroup *grp, NczVariable *var, const char *owner,
   if (a == NULL)
     die (name, error);
   set_attr (grp, var, a, name);
-  body = g_strdup_printf ("\"type\": \"%s\", \"n\": %u, \"seed\": %u", type_name (t), n, seed);
+  body = g_strdup_printf ("\"type\": \"%s\", \"n\": %u, \"seed\": %u", ncz_type_get_name (t), n, seed);
   record_attr (ctx, owner, var != NULL, name, body);
   g_free (body);
   g_free (buf);
@@ -500,7 +479,7 @@ write_dataset (Ctx *ctx, NczDataset *ds)
     {
       VarSpec vs = { root, "", NULL, numeric_types[t], 2, { "x", "y" }, { 3, 2 },
                      { 1, 0 }, { 5, 3 }, FALSE, FALSE, NULL, FALSE, 0 };
-      g_snprintf (name, sizeof name, "t_%s", type_name (numeric_types[t]));
+      g_snprintf (name, sizeof name, "t_%s", ncz_type_get_name (numeric_types[t]));
       vs.name = name;
       make_var (ctx, &vs);
     }
@@ -511,7 +490,7 @@ write_dataset (Ctx *ctx, NczDataset *ds)
       VarSpec vs = { root, "", NULL, numeric_types[t], 1, { "n" }, { 4 },
                      { 0 }, { 0 }, TRUE, FALSE, NULL, FALSE, 0 };
       NczVariable *v;
-      g_snprintf (name, sizeof name, "f_%s", type_name (numeric_types[t]));
+      g_snprintf (name, sizeof name, "f_%s", ncz_type_get_name (numeric_types[t]));
       vs.name = name;
       v = make_var (ctx, &vs);
       if (numeric_types[t] == NCZ_TYPE_DOUBLE)
@@ -520,9 +499,9 @@ write_dataset (Ctx *ctx, NczDataset *ds)
           for (guint a = 0; a < G_N_ELEMENTS (numeric_types); a++)
             {
               char an[64];
-              g_snprintf (an, sizeof an, "va_%s", type_name (numeric_types[a]));
+              g_snprintf (an, sizeof an, "va_%s", ncz_type_get_name (numeric_types[a]));
               num_attr (ctx, root, v, "f_double", an, numeric_types[a], 1);
-              g_snprintf (an, sizeof an, "vv_%s", type_name (numeric_types[a]));
+              g_snprintf (an, sizeof an, "vv_%s", ncz_type_get_name (numeric_types[a]));
               num_attr (ctx, root, v, "f_double", an, numeric_types[a], 3);
             }
           text_attr (ctx, root, v, "f_double", "long_name", "a double variable");
@@ -573,7 +552,7 @@ write_dataset (Ctx *ctx, NczDataset *ds)
           {
             VarSpec vs = { root, "", NULL, be[i], 2, { "x", "y" }, { 3, 2 },
                            { 1, 1 }, { 4, 4 }, FALSE, FALSE, NULL, TRUE, 0 };
-            g_snprintf (name, sizeof name, "be_%s", type_name (be[i]));
+            g_snprintf (name, sizeof name, "be_%s", ncz_type_get_name (be[i]));
             vs.name = name;
             if (be[i] == NCZ_TYPE_INT)
               vs.fill = fill_bytes (NCZ_TYPE_INT, &ibe);
@@ -591,7 +570,7 @@ write_dataset (Ctx *ctx, NczDataset *ds)
         {
           VarSpec vs = { root, "", NULL, sc[i], 0, { NULL }, { 0 },
                          { 0 }, { 0 }, TRUE, FALSE, NULL, FALSE, 0 };
-          g_snprintf (name, sizeof name, "sc_%s", type_name (sc[i]));
+          g_snprintf (name, sizeof name, "sc_%s", ncz_type_get_name (sc[i]));
           vs.name = name;
           make_var (ctx, &vs);
         }
@@ -628,9 +607,9 @@ write_dataset (Ctx *ctx, NczDataset *ds)
   /* Global attributes of every type, scalars and vectors */
   for (guint t = 0; t < G_N_ELEMENTS (numeric_types); t++)
     {
-      g_snprintf (name, sizeof name, "a_%s", type_name (numeric_types[t]));
+      g_snprintf (name, sizeof name, "a_%s", ncz_type_get_name (numeric_types[t]));
       num_attr (ctx, root, NULL, "", name, numeric_types[t], 1);
-      g_snprintf (name, sizeof name, "av_%s", type_name (numeric_types[t]));
+      g_snprintf (name, sizeof name, "av_%s", ncz_type_get_name (numeric_types[t]));
       num_attr (ctx, root, NULL, "", name, numeric_types[t], 3);
     }
   text_attr (ctx, root, NULL, "", "title", "Ncz interoperability test");

@@ -114,28 +114,6 @@ put_wrapped (Dump *d, const char *text)
     d->line_position += (int) n;
 }
 
-static const char *
-type_name (NczType type)
-{
-  switch (type)
-    {
-    case NCZ_TYPE_BYTE: return "byte";
-    case NCZ_TYPE_CHAR: return "char";
-    case NCZ_TYPE_SHORT: return "short";
-    case NCZ_TYPE_INT: return "int";
-    case NCZ_TYPE_FLOAT: return "float";
-    case NCZ_TYPE_DOUBLE: return "double";
-    case NCZ_TYPE_UBYTE: return "ubyte";
-    case NCZ_TYPE_USHORT: return "ushort";
-    case NCZ_TYPE_UINT: return "uint";
-    case NCZ_TYPE_INT64: return "int64";
-    case NCZ_TYPE_UINT64: return "uint64";
-    case NCZ_TYPE_STRING: return "string";
-    case NCZ_TYPE_NONE:
-    default: return "none";
-    }
-}
-
 static gboolean
 is_cdl_keyword (const char *name)
 {
@@ -396,7 +374,7 @@ print_variable_header (Dump *d, NczGroup *group, NczVariable *var)
 
   out_indent (d);
   fputc ('\t', d->out);
-  fputs (type_name (ncz_variable_get_value_type (var)), d->out);
+  fputs (ncz_type_get_name (ncz_variable_get_value_type (var)), d->out);
   fputc (' ', d->out);
   out_name (d, name);
   if (rank > 0)

@@ -1,17 +1,23 @@
 /* ncz-bench.c: the benchmark cases with Ncz
  *
  * Usage: ncz-bench data --dir=DIR [--shape=128,512,512] [--chunks=32,128,128]
+ *                       [--codec=none|zstd|blosc-lz4|zlib]
  *        ncz-bench meta --dir=DIR [--meta=20,20,10]
  *
  * The same cases as nc-bench.c (netcdf-c) and zarr-bench.py: the data
  * case writes a 3-D float variable uncompressed in one call to
  * file://DIR/ncz-data.zarr#mode=nczarr,file, closes, reopens and reads it
- * whole; the meta case creates G groups of V variables with A attributes
+ * whole; with --codec, the values of the codec cases (bench_smooth_fill)
+ * go through zstd level 1 (ncz_variable_set_zstandard), blosc lz4 clevel
+ * 5 with byte shuffle (ncz_variable_set_blosc) or zlib level 1
+ * (ncz_variable_set_deflate), the same codec JSON zarr-bench.py writes
+ * with numcodecs; the meta case creates G groups of V variables with A attributes
  * each, closes, then opens and lists everything including attribute
  * values. Prints one JSON line with the times and the peak RSS.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <glib/gstdio.h>
 #include <ncz/ncz.h>
 
 #include "bench-common.h"
@@ -21,6 +27,48 @@ die (const char *what, GError *error)
 {
   fprintf (stderr, "ncz-bench: %s: %s\n", what, error ? error->message : "failed");
   exit (1);
+}
+
+static gboolean
+set_codec (NczVariable *var, const char *codec, GError **error)
+{
+  if (strcmp (codec, "none") == 0)
+    return TRUE;
+  if (strcmp (codec, "zstd") == 0)
+    return ncz_variable_set_zstandard (var, 1, error);
+  if (strcmp (codec, "blosc-lz4") == 0)
+    return ncz_variable_set_blosc (var, "lz4", 5, 0, 1, error);
+  if (strcmp (codec, "zlib") == 0)
+    return ncz_variable_set_deflate (var, FALSE, TRUE, 1, error);
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               "unknown codec '%s' (none, zstd, blosc-lz4, zlib)", codec);
+  return FALSE;
+}
+
+/* Bytes of the chunk objects below @path: every file whose name does
+ * not start with '.' (the metadata objects do). */
+static guint64
+stored_bytes (const char *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const char *name;
+  guint64 total = 0;
+
+  if (dir == NULL)
+    return 0;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      char *child = g_build_filename (path, name, NULL);
+      GStatBuf st;
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        total += stored_bytes (child);
+      else if (name[0] != '.' && g_stat (child, &st) == 0)
+        total += (guint64) st.st_size;
+      g_free (child);
+    }
+  g_dir_close (dir);
+  return total;
 }
 
 static int
@@ -34,9 +82,11 @@ run_data (const char *dir, int argc, char **argv)
   NczDataset *ds;
   NczGroup *root;
   NczVariable *var;
-  float *data;
+  float *data, *expected = NULL;
   double t0, t_write, t_read;
-  char *url;
+  const char *codec = bench_arg (argc, argv, "--codec", "none");
+  char *url, *path;
+  guint64 stored;
 
   if (bench_parse_sizes (bench_arg (argc, argv, "--shape", "128,512,512"), shape, 3) != 3 ||
       bench_parse_sizes (bench_arg (argc, argv, "--chunks", "32,128,128"), chunks, 3) != 3)
@@ -48,9 +98,16 @@ run_data (const char *dir, int argc, char **argv)
       csize[i] = chunks[i];
     }
   data = g_malloc (total * sizeof (float));
-  for (size_t i = 0; i < total; i++)
-    data[i] = bench_value (i);
-  url = g_strdup_printf ("file://%s/ncz-data.zarr#mode=nczarr,file", dir);
+  if (strcmp (codec, "none") == 0)
+    for (size_t i = 0; i < total; i++)
+      data[i] = bench_value (i);
+  else
+    {
+      bench_smooth_fill (data, shape);
+      expected = g_memdup2 (data, total * sizeof (float));
+    }
+  path = g_build_filename (dir, "ncz-data.zarr", NULL);
+  url = g_strdup_printf ("file://%s#mode=nczarr,file", path);
 
   t0 = bench_now ();
   ds = ncz_dataset_create (url, NCZ_CREATE_DEFAULT, NULL, &error);
@@ -63,6 +120,8 @@ run_data (const char *dir, int argc, char **argv)
   var = ncz_group_add_variable (root, "data", NCZ_TYPE_FLOAT, 3, dims, &error);
   if (var == NULL || !ncz_variable_set_chunk_sizes (var, csize, 3, &error))
     die ("data", error);
+  if (!set_codec (var, codec, &error))
+    die (codec, error);
   if (!ncz_variable_write (var, 3, start, count, NULL, data, total * sizeof (float),
                            NULL, &error))
     die ("write", error);
@@ -70,6 +129,7 @@ run_data (const char *dir, int argc, char **argv)
     die ("close", error);
   g_object_unref (ds);
   t_write = bench_now () - t0;
+  stored = stored_bytes (path);
 
   memset (data, 0, total * sizeof (float));
   t0 = bench_now ();
@@ -87,17 +147,29 @@ run_data (const char *dir, int argc, char **argv)
   g_object_unref (ds);
   t_read = bench_now () - t0;
 
-  for (size_t i = 0; i < total; i += 997)
-    if (data[i] != bench_value (i))
-      {
-        fprintf (stderr, "ncz-bench: wrong value at %zu\n", i);
-        return 1;
-      }
-  printf ("{\"tool\": \"ncz\", \"case\": \"data\", \"bytes\": %zu, \"write_s\": %.6f, "
+  if (expected != NULL)
+    {
+      if (memcmp (data, expected, total * sizeof (float)) != 0)
+        {
+          fprintf (stderr, "ncz-bench: read back different values\n");
+          return 1;
+        }
+    }
+  else
+    for (size_t i = 0; i < total; i += 997)
+      if (data[i] != bench_value (i))
+        {
+          fprintf (stderr, "ncz-bench: wrong value at %zu\n", i);
+          return 1;
+        }
+  printf ("{\"tool\": \"ncz\", \"case\": \"data\", \"codec\": \"%s\", \"bytes\": %zu, "
+          "\"stored_bytes\": %" G_GUINT64_FORMAT ", \"write_s\": %.6f, "
           "\"read_s\": %.6f, \"peak_rss_kib\": %ld}\n",
-          total * sizeof (float), t_write, t_read, bench_peak_rss_kib ());
+          codec, total * sizeof (float), stored, t_write, t_read, bench_peak_rss_kib ());
   g_free (data);
+  g_free (expected);
   g_free (url);
+  g_free (path);
   return 0;
 }
 

@@ -3,16 +3,22 @@
 #
 # Usage: run.py --builddir=BUILD/bench [--small] [--repeat=N] [--dir=DIR]
 #               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A]
-#               [--drop-caches] [--json=FILE]
+#               [--codecs=zstd,blosc-lz4,zlib|none] [--drop-caches] [--json=FILE]
 #
 # In one run: the data case (a 3-D float32 variable written whole and read
-# whole, uncompressed, NCZarr/Zarr in a directory), the metadata case
-# (G groups x V variables x A attributes: create, then open and list), and
-# the machine ceiling (memcpy, plain chunk-sized files). Every program
+# whole, uncompressed, NCZarr/Zarr in a directory), the codec cases (the
+# same with a smooth noisy field compressed by zstd level 1, blosc lz4
+# clevel 5 with byte shuffle, zlib level 1; Ncz against zarr-python and
+# against the compression library called directly on the same chunks on
+# every core), the metadata case (G groups x V variables x A attributes:
+# create, then open and list), and the machine ceiling (memcpy, plain
+# chunk-sized files). Every program
 # runs --repeat times; the best time of each is kept, and the largest peak
 # RSS. Prints a table, the Ncz/peer ratios and whether Ncz meets its
 # targets: at least 1.5 times the faster peer, or at least 85% of the
-# ceiling where 1.5 times the peer would exceed the ceiling.
+# ceiling where 1.5 times the peer would exceed the ceiling; for each
+# codec case, at least 1.5 times zarr-python and at least 85% of the raw
+# codec throughput, writing and reading.
 #
 # Reads are warm (the page cache holds what was just written) unless
 # --drop-caches is given and writing /proc/sys/vm/drop_caches works.
@@ -27,6 +33,11 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+CODECS = {
+    "zstd": "zstd level 1",
+    "blosc-lz4": "blosc lz4 clevel 5 shuffle",
+    "zlib": "zlib level 1",
+}
 
 
 def opt(name, default=None):
@@ -125,6 +136,13 @@ def main():
     ncz = os.path.join(builddir, "ncz-bench")
     nc = os.path.join(builddir, "nc-bench")
     ceiling = os.path.join(builddir, "ceiling")
+    codec_ceiling = os.path.join(builddir, "codec-ceiling")
+    codecs = opt("--codecs", ",".join(CODECS))
+    codecs = [] if codecs in ("none", "", True) else codecs.split(",")
+    for c in codecs:
+        if c not in CODECS:
+            print("unknown codec %s (%s)" % (c, ", ".join(CODECS)), file=sys.stderr)
+            return 2
     zarr_py = os.path.join(HERE, "zarr-bench.py")
     have_zarr = subprocess.run([python, "-c", "import zarr, numpy"],
                                capture_output=True).returncode == 0
@@ -135,7 +153,7 @@ def main():
     common_data = ["--shape=" + shape, "--chunks=" + chunks]
     common_meta = ["--meta=" + meta]
 
-    results = {"data": {}, "meta": {}, "ceiling": None,
+    results = {"data": {}, "meta": {}, "ceiling": None, "codecs": {},
                "shape": shape, "chunks": chunks, "meta_sizes": meta, "repeat": repeat,
                "warm": not dropped}
     try:
@@ -151,6 +169,18 @@ def main():
             results["ceiling"] = best_of([ceiling, "--shape=" + shape, "--chunks=" + chunks],
                                          max(repeat, 3), env, want_drop,
                                          ["memcpy_s", "write_s", "read_s"], workdir)
+        for codec in codecs:
+            case = {}
+            for name, argv in tools:
+                if argv is None or name == "netcdf-c":
+                    continue   # Debian's netcdf-c 4.9.0 has no NCZarr codecs
+                case[name] = best_of(argv + ["data", "--codec=" + codec] + common_data, repeat,
+                                     env, want_drop, ["write_s", "read_s"], workdir)
+            if os.path.exists(codec_ceiling):
+                case["raw"] = best_of([codec_ceiling, "--codec=" + codec] + common_data,
+                                      max(repeat, 3), env, False, ["encode_s", "decode_s"],
+                                      workdir)
+            results["codecs"][codec] = case
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -213,6 +243,8 @@ def report(res):
             if ceil:
                 print("             Ncz at %.0f%% of the ceiling" % (100 * ncz_rate / ceil))
 
+    verdicts += report_codecs(res)
+
     m = res["meta"]
     print()
     sizes = res["meta_sizes"].split(",")
@@ -241,6 +273,62 @@ def report(res):
     if verdicts:
         print()
         print("targets met: %d of %d" % (sum(verdicts), len(verdicts)))
+
+
+def report_codecs(res):
+    """The codec cases: a table per codec, the ratios and the targets."""
+    verdicts = []
+    if not res.get("codecs"):
+        return verdicts
+    dims = res["shape"].replace(",", "x")
+    print()
+    print("Codec cases: float32 %s smooth field + noise, chunks %s, %s page cache, best of %d"
+          % (dims, res["chunks"].replace(",", "x"), "warm" if res["warm"] else "dropped",
+             res["repeat"]))
+    print("%-28s %12s %12s %8s %14s" % ("codec / program", "write MB/s", "read MB/s", "ratio",
+                                        "peak RSS MiB"))
+    summary = []
+    for codec, case in res["codecs"].items():
+        rates = {}
+        for name in ("ncz", "zarr-python"):
+            r = case.get(name)
+            label = "%s: %s" % (codec, name)
+            if name not in case:
+                continue
+            if r is None:
+                print("%-28s %12s" % (label, "FAILED"))
+                continue
+            w, rd = mbps(r["bytes"], r["write_s"]), mbps(r["bytes"], r["read_s"])
+            rates[name] = (w, rd)
+            ratio = r["bytes"] / r["stored_bytes"] if r.get("stored_bytes") else float("nan")
+            print("%-28s %s %s %s %s" % (label, fmt(w, 12), fmt(rd, 12), fmt(ratio, 8, 2),
+                                         fmt(r["peak_rss_kib"] / 1024, 14)))
+        raw = case.get("raw")
+        if raw:
+            rw, rr = mbps(raw["bytes"], raw["encode_s"]), mbps(raw["bytes"], raw["decode_s"])
+            rates["raw"] = (rw, rr)
+            print("%-28s %s %s %s %s" % ("%s: raw codec*" % codec, fmt(rw, 12), fmt(rr, 12),
+                                         fmt(raw["bytes"] / raw["compressed_bytes"], 8, 2),
+                                         fmt(raw["peak_rss_kib"] / 1024, 14)))
+        if "ncz" not in rates:
+            continue
+        nw, nr = rates["ncz"]
+        for peer, factor, what in (("zarr-python", 1.5, "1.5 x zarr-python"),
+                                   ("raw", 0.85, "85% of raw codec")):
+            if peer not in rates:
+                continue
+            pw, pr = rates[peer]
+            for label, ncz_rate, peer_rate in (("write", nw, pw), ("read", nr, pr)):
+                tgt = factor * peer_rate
+                ok = ncz_rate >= tgt
+                verdicts.append(ok)
+                summary.append("target %-9s %-5s %8.1f MB/s (%s): Ncz %.1f MB/s = x%.2f  %s" % (
+                    codec, label, tgt, what, ncz_rate, ncz_rate / peer_rate,
+                    "MET" if ok else "MISSED"))
+    print("  * the library called directly on the same chunks, on every core; no store")
+    for line in summary:
+        print(line)
+    return verdicts
 
 
 if __name__ == "__main__":

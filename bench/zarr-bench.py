@@ -2,17 +2,21 @@
 # zarr-bench.py: the benchmark cases with zarr-python 2 (the peer)
 #
 # Usage: zarr-bench.py data --dir=DIR [--shape=128,512,512] [--chunks=32,128,128]
+#                      [--codec=none|zstd|blosc-lz4|zlib]
 #        zarr-bench.py meta --dir=DIR [--meta=20,20,10]
 #
 # Same cases as nc-bench.c and ncz-bench.c: the data case writes the same
 # float32 values (bench_value in bench-common.h) uncompressed with
-# z[...] = data and reads them back with z[...]; the meta case creates G
+# z[...] = data and reads them back with z[...]; with --codec, the values
+# of the codec cases (bench_smooth_fill) compressed with numcodecs Zstd
+# level 1, Blosc lz4 clevel 5 byte shuffle, or Zlib level 1. The meta case creates G
 # groups of V arrays with A attributes each, then opens and lists all of
 # it. Prints one JSON line with the times and the peak RSS.
 #
 # SPDX-License-Identifier: BSD-3-Clause
 
 import json
+import math
 import os
 import resource
 import shutil
@@ -37,6 +41,52 @@ def values(total):
     return ((i % 1000003).astype(np.float32) * np.float32(0.5) - np.float32(7.0)).astype("<f4")
 
 
+def lround(v):
+    return int(math.floor(v + 0.5)) if v >= 0 else -int(math.floor(-v + 0.5))
+
+
+def smooth_values(shape):
+    """bench_smooth_fill of bench-common.h, bit for bit."""
+    import numpy as np
+    nz, ny, nx = shape
+
+    def wave(n, period):
+        return np.array([lround(10000.0 * math.sin(2.0 * math.pi * (i % period) / period))
+                         for i in range(n)], dtype=np.int64)
+    wx, wy, wz = wave(nx, 512), wave(ny, 384), wave(nz, 96)
+    plane = 2 * wx[None, :] + 3 * wy[:, None]
+    out = np.empty(shape, dtype="<f4")
+    for z in range(nz):
+        i = np.arange(z * ny * nx, (z + 1) * ny * nx, dtype=np.uint64).reshape(ny, nx)
+        h = (i * np.uint64(2654435761)) & np.uint64(0xffffffff)
+        noise = ((h >> np.uint64(16)) % np.uint64(201)).astype(np.int64) - 100
+        out[z] = (2800000 + plane + wz[z] + noise).astype(np.float32) * np.float32(1e-4)
+    return out
+
+
+def compressor(name):
+    import numcodecs
+    if name == "none":
+        return None
+    if name == "zstd":
+        return numcodecs.Zstd(level=1)
+    if name == "blosc-lz4":
+        return numcodecs.Blosc(cname="lz4", clevel=5, shuffle=numcodecs.Blosc.SHUFFLE)
+    if name == "zlib":
+        return numcodecs.Zlib(level=1)
+    raise ValueError("unknown codec " + name)
+
+
+def stored_bytes(path):
+    """Bytes of the chunk objects (every file but the metadata)."""
+    n = 0
+    for d, _, files in os.walk(path):
+        for f in files:
+            if not f.startswith("."):
+                n += os.path.getsize(os.path.join(d, f))
+    return n
+
+
 def peak_rss_kib():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
@@ -46,16 +96,18 @@ def run_data(d):
     import zarr
     shape = sizes(arg("--shape", "128,512,512"))
     chunks = sizes(arg("--chunks", "32,128,128"))
+    codec = arg("--codec", "none")
     total = int(np.prod(shape))
-    data = values(total).reshape(shape)
+    data = values(total).reshape(shape) if codec == "none" else smooth_values(shape)
     path = os.path.join(d, "zarr-data.zarr")
     shutil.rmtree(path, ignore_errors=True)
 
     t0 = time.perf_counter()
     z = zarr.open_array(zarr.DirectoryStore(path), mode="w", shape=shape, chunks=chunks,
-                        dtype="<f4", compressor=None, fill_value=0)
+                        dtype="<f4", compressor=compressor(codec), fill_value=0)
     z[...] = data
     t_write = time.perf_counter() - t0
+    stored = stored_bytes(path)
 
     t0 = time.perf_counter()
     z = zarr.open_array(zarr.DirectoryStore(path), mode="r")
@@ -64,7 +116,8 @@ def run_data(d):
     if not np.array_equal(back, data):
         print("zarr-bench: read back different values", file=sys.stderr)
         return 1
-    print(json.dumps({"tool": "zarr-python", "case": "data", "bytes": total * 4,
+    print(json.dumps({"tool": "zarr-python", "case": "data", "codec": codec,
+                      "bytes": total * 4, "stored_bytes": stored,
                       "write_s": t_write, "read_s": t_read,
                       "peak_rss_kib": peak_rss_kib()}))
     return 0

@@ -52,6 +52,14 @@
  * or ncz_registry_add_codec(). Programs can call those functions too, to
  * provide built-in implementations without any module.
  *
+ * Codecs no module registers can come from codec providers
+ * (ncz_registry_add_codec_provider()): when looking a codec up finds no
+ * registration and no manifest claiming it, the registry loads every
+ * module whose manifest provides `codec-provider:NAME` and asks the
+ * providers, highest priority first. The codec-registry module is one:
+ * it answers from the foreign HDF5 filter and Codec libraries of
+ * `HDF5_PLUGIN_PATH`.
+ *
  * When several implementations provide a feature, the one registered with
  * the highest #NczPriority wins. A module not loaded yet is assumed to be
  * %NCZ_PRIORITY_PRIMARY, so of several unloaded modules the first found is
@@ -89,8 +97,21 @@ struct _NczRegistry
   GHashTable *provided_by;    /* feature key → GPtrArray of NczPluginInfo (unowned) */
   GHashTable *registrations;  /* feature key → GPtrArray of Registration */
   GHashTable *codecs;         /* GType → NczCodec */
+  GPtrArray *providers;       /* CodecProvider, in registration order */
+  GHashTable *provided_codecs;/* feature key → NczCodec from a provider */
   NczPluginInfo *loading;     /* whose register_func is running */
 };
+
+/* Reference-counted (g_atomic_rc_box) so a lookup can call it without the
+ * lock while it is being replaced. */
+typedef struct {
+  char *name;
+  NczCodecProviderFunc func;
+  gpointer user_data;
+  GDestroyNotify destroy;
+  int priority;
+  NczPluginInfo *plugin;      /* NULL when registered without a module */
+} CodecProvider;
 
 typedef struct {
   NczFeatureKind kind;
@@ -166,6 +187,7 @@ static const struct {
   { NCZ_FEATURE_FORMAT, "format", "format backend" },
   { NCZ_FEATURE_CODEC, "codec", "codec" },
   { NCZ_FEATURE_HDF5_FILTER, "hdf5-filter", "HDF5 filter" },
+  { NCZ_FEATURE_CODEC_PROVIDER, "codec-provider", "codec provider" },
 };
 
 static const struct {
@@ -279,7 +301,7 @@ parse_feature (const char      *str,
   if (!ncz_feature_kind_from_string (kind_str, &kind))
     {
       g_set_error (error, NCZ_PLUGIN_ERROR, NCZ_PLUGIN_ERROR_MANIFEST,
-                   "feature '%s' has unknown kind '%s' (known: store, format, codec, hdf5-filter)",
+                   "feature '%s' has unknown kind '%s' (known: store, format, codec, hdf5-filter, codec-provider)",
                    str, kind_str);
       return NULL;
     }
@@ -366,6 +388,22 @@ registration_free (gpointer data)
   g_free (reg);
 }
 
+static void
+codec_provider_clear (gpointer data)
+{
+  CodecProvider *provider = data;
+
+  if (provider->destroy != NULL)
+    provider->destroy (provider->user_data);
+  g_free (provider->name);
+}
+
+static void
+codec_provider_release (gpointer data)
+{
+  g_atomic_rc_box_release_full (data, codec_provider_clear);
+}
+
 /* Object lifecycle */
 
 static void
@@ -378,6 +416,8 @@ ncz_registry_finalize (GObject *object)
   g_hash_table_unref (self->disabled);
   g_hash_table_unref (self->priorities);
   g_hash_table_unref (self->codecs);
+  g_hash_table_unref (self->provided_codecs);
+  g_ptr_array_unref (self->providers);
   g_hash_table_unref (self->registrations);
   g_hash_table_unref (self->provided_by);
   g_ptr_array_unref (self->extra_plugins);
@@ -561,6 +601,9 @@ ncz_registry_init (NczRegistry *self)
                                                (GDestroyNotify) g_ptr_array_unref);
   self->codecs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
                                         g_object_unref);
+  self->providers = g_ptr_array_new_with_free_func (codec_provider_release);
+  self->provided_codecs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                 g_object_unref);
 }
 
 /**
@@ -1052,6 +1095,13 @@ remove_registrations_of (NczRegistry   *self,
       if (regs->len == 0)
         g_hash_table_iter_remove (&iter);
     }
+  for (guint i = self->providers->len; i > 0; i--)
+    {
+      CodecProvider *provider = g_ptr_array_index (self->providers, i - 1);
+
+      if (provider->plugin == plugin)
+        g_ptr_array_remove_index (self->providers, i - 1);
+    }
   g_ptr_array_set_size (plugin->registered, 0);
 }
 
@@ -1148,6 +1198,73 @@ ncz_registry_add_codec (NczRegistry *self,
       g_snprintf (name, sizeof name, "%u", filter_id);
       add_registration (self, NCZ_FEATURE_HDF5_FILTER, name, type, priority);
     }
+  g_rec_mutex_unlock (&self->lock);
+}
+
+/**
+ * ncz_registry_add_codec_provider:
+ * @self: a registry
+ * @name: the provider's name (`foreign`); a plugin's manifest claims it
+ *   as `codec-provider:NAME`
+ * @func: (scope notified) (closure user_data) (destroy destroy): asked for
+ *   codecs no module registers
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the provider is replaced or
+ *   the registry finalized
+ * @priority: an #NczPriority (or a value in between): providers are asked
+ *   highest first
+ *
+ * Registers a codec provider: ncz_registry_lookup_codec() and
+ * ncz_registry_lookup_codec_by_filter_id() ask it, after the codecs that
+ * modules register, for codecs nothing else provides. The codec it
+ * returns is kept and given out again for the same id. A provider of the
+ * same name registered by the same plugin (or without one) is replaced.
+ * Called by a plugin's register_func, or by a program.
+ *
+ * Since: 1.0
+ */
+void
+ncz_registry_add_codec_provider (NczRegistry          *self,
+                                 const char           *name,
+                                 NczCodecProviderFunc  func,
+                                 gpointer              user_data,
+                                 GDestroyNotify        destroy,
+                                 int                   priority)
+{
+  g_autofree char *key = NULL;
+  CodecProvider *provider;
+  NczPluginInfo *plugin;
+
+  g_return_if_fail (NCZ_IS_REGISTRY (self));
+  g_return_if_fail (is_valid_feature_name (name));
+  g_return_if_fail (func != NULL);
+
+  provider = g_atomic_rc_box_new0 (CodecProvider);
+  provider->name = g_strdup (name);
+  provider->func = func;
+  provider->user_data = user_data;
+  provider->destroy = destroy;
+  provider->priority = priority;
+
+  key = feature_key (NCZ_FEATURE_CODEC_PROVIDER, name);
+
+  g_rec_mutex_lock (&self->lock);
+  plugin = self->loading;
+  provider->plugin = plugin;
+  for (guint i = 0; i < self->providers->len; i++)
+    {
+      CodecProvider *other = g_ptr_array_index (self->providers, i);
+
+      if (other->plugin == plugin && strcmp (other->name, name) == 0)
+        {
+          g_ptr_array_remove_index (self->providers, i);
+          break;
+        }
+    }
+  g_ptr_array_add (self->providers, provider);
+  if (plugin != NULL &&
+      !g_ptr_array_find_with_equal_func (plugin->registered, key, g_str_equal, NULL))
+    g_ptr_array_add (plugin->registered, g_strdup (key));
   g_rec_mutex_unlock (&self->lock);
 }
 
@@ -1556,6 +1673,131 @@ ncz_registry_lookup_format (NczRegistry  *self,
   return lookup_type (self, NCZ_FEATURE_FORMAT, name, error);
 }
 
+/* Loads every module whose manifest claims a codec provider, then
+ * returns the providers, highest priority first (references). */
+static GPtrArray *
+collect_providers_locked (NczRegistry *self)
+{
+  static const char prefix[] = "codec-provider:";
+  GPtrArray *result = g_ptr_array_new_with_free_func (codec_provider_release);
+  g_autoptr(GPtrArray) to_load = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, self->provided_by);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      GPtrArray *infos = value;
+
+      if (!g_str_has_prefix (key, prefix))
+        continue;
+      for (guint i = 0; i < infos->len; i++)
+        if (!g_ptr_array_find (to_load, g_ptr_array_index (infos, i), NULL))
+          g_ptr_array_add (to_load, g_ptr_array_index (infos, i));
+    }
+  /* Loading may change the tables iterated above, hence two steps;
+   * failures stay recorded in the plugin infos. */
+  for (guint i = 0; i < to_load->len; i++)
+    {
+      NczPluginInfo *info = g_ptr_array_index (to_load, i);
+
+      if (ncz_plugin_info_get_status (info) == NCZ_PLUGIN_STATUS_AVAILABLE && !info->loading)
+        load_plugin_locked (self, info, NULL);
+    }
+
+  for (guint i = 0; i < self->providers->len; i++)
+    {
+      CodecProvider *provider = g_ptr_array_index (self->providers, i);
+      int priority = provider->priority;
+      guint pos = result->len;
+
+      if (provider->plugin != NULL && provider->plugin->loading)
+        continue;
+      if (is_disabled_name (self, provider->name))
+        continue;
+      get_priority_override (self, provider->plugin != NULL ? provider->plugin->name
+                                                            : provider->name, &priority);
+      provider->priority = priority;
+      /* Insertion keeps registration order among equal priorities. */
+      while (pos > 0 &&
+             ((CodecProvider *) g_ptr_array_index (result, pos - 1))->priority < priority)
+        pos--;
+      g_ptr_array_insert (result, pos, g_atomic_rc_box_acquire (provider));
+    }
+  return result;
+}
+
+/* Asks the codec providers for @name; called without the lock. */
+static NczCodec *
+lookup_provided_codec (NczRegistry     *self,
+                       NczFeatureKind   kind,
+                       const char      *name,
+                       GError         **error)
+{
+  g_autofree char *key = feature_key (kind, name);
+  g_autoptr(GPtrArray) providers = NULL;
+  g_autoptr(GError) why = NULL;
+  NczCodec *codec = NULL;
+  guint filter_id = 0;
+
+  g_rec_mutex_lock (&self->lock);
+  codec = g_hash_table_lookup (self->provided_codecs, key);
+  if (codec != NULL)
+    {
+      g_object_ref (codec);
+      g_rec_mutex_unlock (&self->lock);
+      return codec;
+    }
+  if (is_disabled_name (self, name))
+    {
+      g_rec_mutex_unlock (&self->lock);
+      return NULL;
+    }
+  providers = collect_providers_locked (self);
+  g_rec_mutex_unlock (&self->lock);
+
+  if (kind == NCZ_FEATURE_HDF5_FILTER)
+    filter_id = (guint) g_ascii_strtoull (name, NULL, 10);
+
+  for (guint i = 0; codec == NULL && i < providers->len; i++)
+    {
+      CodecProvider *provider = g_ptr_array_index (providers, i);
+      g_autoptr(GError) local_error = NULL;
+
+      codec = provider->func (self, kind == NCZ_FEATURE_CODEC ? name : NULL, filter_id,
+                              provider->user_data, &local_error);
+      if (codec != NULL && !NCZ_IS_CODEC (codec))
+        {
+          g_critical ("codec provider '%s' returned a %s, not an NczCodec",
+                      provider->name, G_OBJECT_TYPE_NAME (codec));
+          g_clear_object (&codec);
+        }
+      if (codec == NULL && local_error != NULL && why == NULL)
+        why = g_steal_pointer (&local_error);
+    }
+
+  if (codec != NULL)
+    {
+      NczCodec *cached;
+
+      g_rec_mutex_lock (&self->lock);
+      cached = g_hash_table_lookup (self->provided_codecs, key);
+      if (cached != NULL)
+        {
+          g_object_unref (codec);
+          codec = g_object_ref (cached);
+        }
+      else
+        g_hash_table_insert (self->provided_codecs, g_strdup (key), g_object_ref (codec));
+      g_rec_mutex_unlock (&self->lock);
+      return codec;
+    }
+
+  if (why != NULL)
+    g_propagate_error (error, g_steal_pointer (&why));
+  return NULL;
+}
+
 static NczCodec *
 lookup_codec (NczRegistry     *self,
               NczFeatureKind   kind,
@@ -1563,6 +1805,7 @@ lookup_codec (NczRegistry     *self,
               GError         **error)
 {
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(GError) provider_error = NULL;
   NczCodec *codec = NULL;
   Registration *reg;
 
@@ -1581,7 +1824,19 @@ lookup_codec (NczRegistry     *self,
   g_rec_mutex_unlock (&self->lock);
 
   if (codec == NULL)
+    codec = lookup_provided_codec (self, kind, name, &provider_error);
+
+  if (codec == NULL)
     {
+      /* A provider that knows the codec explains best why it cannot be
+       * used; the registry's own reason (and error code) follows. */
+      if (provider_error != NULL)
+        {
+          g_set_error (error, local_error->domain, local_error->code,
+                       "codec not available: %s: %s; %s", name, provider_error->message,
+                       local_error->message);
+          return NULL;
+        }
       g_prefix_error (&local_error, "codec not available: %s: ", name);
       g_propagate_error (error, g_steal_pointer (&local_error));
     }
@@ -1595,7 +1850,9 @@ lookup_codec (NczRegistry     *self,
  * @error: return location for a #GError
  *
  * Finds the codec @codec_id, loading only the module whose manifest
- * provides it. Codecs are stateless: the same instance is shared.
+ * provides it; if none does, asks the codec providers
+ * (ncz_registry_add_codec_provider()). Codecs are stateless: the same
+ * instance is shared.
  *
  * Returns: (transfer full): the codec, or %NULL with @error set in the
  *   %NCZ_PLUGIN_ERROR domain, its message starting with
@@ -1621,7 +1878,8 @@ ncz_registry_lookup_codec (NczRegistry  *self,
  * @error: return location for a #GError
  *
  * Finds the codec for HDF5 filter @filter_id, loading only the module
- * whose manifest provides it.
+ * whose manifest provides it; if none does, asks the codec providers
+ * (ncz_registry_add_codec_provider()).
  *
  * Returns: (transfer full): the codec, or %NULL with @error set in the
  *   %NCZ_PLUGIN_ERROR domain, its message starting with
@@ -1650,7 +1908,9 @@ ncz_registry_lookup_codec_by_filter_id (NczRegistry  *self,
  *
  * Whether something provides the feature: an implementation already
  * registered, or a plugin whose manifest claims it and that has not
- * failed. No module is loaded.
+ * failed. No module is loaded, and codec providers are not asked (a
+ * codec they would give is not counted; %NCZ_FEATURE_CODEC_PROVIDER asks
+ * for the providers themselves).
  *
  * Returns: %TRUE if the feature is provided and not disabled
  * Since: 1.0
@@ -1686,6 +1946,14 @@ ncz_registry_has_feature (NczRegistry    *self,
       regs = g_hash_table_lookup (self->registrations, key);
       infos = g_hash_table_lookup (self->provided_by, key);
       found = regs != NULL && regs->len > 0;
+      for (guint i = 0; !found && kind == NCZ_FEATURE_CODEC_PROVIDER &&
+                        i < self->providers->len; i++)
+        {
+          CodecProvider *provider = g_ptr_array_index (self->providers, i);
+
+          found = strcmp (provider->name, name) == 0 &&
+                  (provider->plugin == NULL || !provider->plugin->loading);
+        }
       for (guint i = 0; !found && infos != NULL && i < infos->len; i++)
         {
           NczPluginStatus status = ncz_plugin_info_get_status (g_ptr_array_index (infos, i));

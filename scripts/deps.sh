@@ -5,7 +5,9 @@ set -euo pipefail
 PACKAGES=(
   meson ninja-build pkg-config gcc clang libclang-rt-14-dev
   libglib2.0-dev libjson-glib-dev libsoup-3.0-dev libzip-dev libhdf5-dev
-  libzstd-dev libblosc-dev libbz2-dev zlib1g-dev libaec-dev
+  libzstd-dev libblosc-dev libbz2-dev zlib1g-dev libaec-dev liblz4-dev
+  hdf5-tools hdf5-filter-plugin hdf5-plugin-lzf hdf5-filter-plugin-blosc-serial
+  hdf5-filter-plugin-zfp-serial
   netcdf-bin libnetcdf-dev
   python3 python3-zarr python3-numcodecs python3-xarray python3-h5py
   unzip

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "nczarr-private.h"
+#include "ncz-filter-spec-private.h"
 
 /*
  * NczNczarrFormat:
@@ -578,14 +579,47 @@ nczarr_describe_dataset (NczFormat *format, NczDataset *dataset)
   return out;
 }
 
+/* The filter virtual attributes as ncdump -s shows them: fletcher32 and
+ * shuffle as _Fletcher32 and _Shuffle; the other filters whose HDF5 id
+ * and visible parameters are known in _Filter ("id,p,p|id,p"), except a
+ * deflate filter on its own (besides shuffle and fletcher32), shown as
+ * _DeflateLevel; then _Codecs, the chain as codec JSON, which also shows
+ * codecs that are not available. */
 static GPtrArray *
 nczarr_describe_variable (NczFormat *format, NczVariable *variable)
 {
   GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *chain = ncz_variable_peek_filters (variable);
+  g_autoptr(GPtrArray) others = g_ptr_array_new ();
+  gboolean fletcher32 = FALSE, shuffle = FALSE;
 
-  /* _Filter, _Shuffle, _DeflateLevel and _Fletcher32 need the codec
-   * modules to map codec JSON to HDF5 parameters; _Codecs is the chain
-   * as stored. */
+  for (guint i = 0; chain && i < chain->len; i++)
+    {
+      NczFilterSpec *f = g_ptr_array_index (chain, i);
+      if (f->codec == NULL || f->filter_id == 0)
+        continue;
+      if (f->filter_id == NCZ_FILTER_FLETCHER32)
+        fletcher32 = TRUE;
+      else if (f->filter_id == NCZ_FILTER_SHUFFLE)
+        shuffle = TRUE;
+      else
+        g_ptr_array_add (others, f);
+    }
+  if (fletcher32)
+    add_text (out, "_Fletcher32", "true");
+  if (shuffle)
+    add_text (out, "_Shuffle", "true");
+  if (others->len == 1 && ((NczFilterSpec *) others->pdata[0])->filter_id == NCZ_FILTER_DEFLATE)
+    {
+      NczFilterSpec *f = others->pdata[0];
+      gint32 level = f->visible && f->visible->len > 0 ? (gint32) g_array_index (f->visible, guint, 0) : 0;
+      add_int (out, "_DeflateLevel", level);
+    }
+  else if (others->len > 0)
+    {
+      g_autofree char *text = ncz_filter_spec_list_to_text (others);
+      add_text (out, "_Filter", text);
+    }
   if (ncz_variable_get_n_codecs (variable) > 0)
     {
       g_autofree char *codecs = ncz_variable_get_codecs_json (variable);

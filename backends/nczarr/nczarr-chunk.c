@@ -94,18 +94,33 @@ rewidth (const guint8 *src, guint64 n, gsize from, gsize to)
   return dst;
 }
 
+/* The working parameters of a filter for @variable, derived from its
+ * visible ones (filters.md "Step 2") the first time a chunk goes through
+ * the filter, then kept in the spec: the chain and the chunk shape are
+ * fixed once data is written. Chunks are encoded on several threads at
+ * once: a codec may rewrite the visible parameters it is given, so it
+ * gets a copy, and the first result stored wins. */
 static GArray *
 working_params (NczFilterSpec *spec, NczCodec *codec, NczVariable *variable, GError **error)
 {
-  GArray *working = NULL;
+  g_autoptr(GArray) visible = NULL;
+  GArray *working = g_atomic_pointer_get (&spec->working);
 
-  if (spec->working)
-    return g_array_ref (spec->working);
-  if (!ncz_codec_modify_parameters (codec, variable, spec->visible, &working, error))
+  if (working != NULL)
+    return g_array_ref (working);
+  visible = g_array_new (FALSE, FALSE, sizeof (guint));
+  if (spec->visible && spec->visible->len > 0)
+    g_array_append_vals (visible, spec->visible->data, spec->visible->len);
+  if (!ncz_codec_modify_parameters (codec, variable, visible, &working, error))
     return NULL;
   if (working == NULL)
-    working = g_array_ref (spec->visible);
-  return working;
+    working = g_steal_pointer (&visible);
+  if (!g_atomic_pointer_compare_and_exchange (&spec->working, NULL, working))
+    {
+      g_array_unref (working);
+      working = g_atomic_pointer_get (&spec->working);
+    }
+  return g_array_ref (working);
 }
 
 static NczCodec *

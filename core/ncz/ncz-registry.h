@@ -22,6 +22,9 @@ G_BEGIN_DECLS
  * @NCZ_FEATURE_FORMAT: a format backend ("format:nczarr")
  * @NCZ_FEATURE_CODEC: a codec by Zarr id ("codec:zstd")
  * @NCZ_FEATURE_HDF5_FILTER: a codec by HDF5 filter id ("hdf5-filter:32015")
+ * @NCZ_FEATURE_CODEC_PROVIDER: a codec provider, asked for the codecs no
+ *   module registers ("codec-provider:foreign"); see
+ *   ncz_registry_add_codec_provider()
  *
  * Kinds of feature a plugin provides.
  */
@@ -30,6 +33,7 @@ typedef enum {
   NCZ_FEATURE_FORMAT,
   NCZ_FEATURE_CODEC,
   NCZ_FEATURE_HDF5_FILTER,
+  NCZ_FEATURE_CODEC_PROVIDER,
 } NczFeatureKind;
 
 /**
@@ -65,6 +69,38 @@ NCZ_AVAILABLE_IN_ALL
 void ncz_registry_add_codec (NczRegistry *self, GType type,
                              const char *codec_id, guint filter_id,
                              int priority);
+
+/**
+ * NczCodecProviderFunc:
+ * @registry: the registry asking
+ * @codec_id: (nullable): the Zarr codec id looked up, or %NULL when
+ *   looking up by HDF5 filter id
+ * @filter_id: the HDF5 filter id looked up, or 0 when looking up by
+ *   codec id
+ * @user_data: the data given to ncz_registry_add_codec_provider()
+ * @error: return location for a #GError
+ *
+ * Asked for a codec no module registers. Returns %NULL without setting
+ * @error when it does not provide it, or %NULL with @error set to say why
+ * a codec it knows of cannot be used (the registry puts the message in
+ * its own "codec not available" error). Called without the registry's lock
+ * held, from any thread.
+ *
+ * Returns: (transfer full) (nullable): the codec
+ */
+typedef NczCodec *(*NczCodecProviderFunc) (NczRegistry  *registry,
+                                           const char   *codec_id,
+                                           guint         filter_id,
+                                           gpointer      user_data,
+                                           GError      **error);
+
+NCZ_AVAILABLE_IN_ALL
+void ncz_registry_add_codec_provider (NczRegistry          *self,
+                                      const char           *name,
+                                      NczCodecProviderFunc  func,
+                                      gpointer              user_data,
+                                      GDestroyNotify        destroy,
+                                      int                   priority);
 
 NCZ_AVAILABLE_IN_ALL
 GType ncz_registry_lookup_store (NczRegistry *self, const char *name,

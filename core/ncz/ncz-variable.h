@@ -15,6 +15,33 @@
 
 G_BEGIN_DECLS
 
+/**
+ * NczQuantizeMode:
+ * @NCZ_QUANTIZE_NONE: no quantization
+ * @NCZ_QUANTIZE_BITGROOM: BitGroom, keeping a number of significant decimal digits
+ * @NCZ_QUANTIZE_GRANULARBR: Granular BitRound, keeping significant decimal digits
+ * @NCZ_QUANTIZE_BITROUND: BitRound, keeping a number of significant bits
+ *
+ * Lossy quantization applied to float and double data before the filters
+ * (the values match netCDF's NC_QUANTIZE_* constants).
+ */
+typedef enum {
+  NCZ_QUANTIZE_NONE = 0,
+  NCZ_QUANTIZE_BITGROOM = 1,
+  NCZ_QUANTIZE_GRANULARBR = 2,
+  NCZ_QUANTIZE_BITROUND = 3,
+} NczQuantizeMode;
+
+/* HDF5 ids of the standard filters */
+#define NCZ_FILTER_DEFLATE 1
+#define NCZ_FILTER_SHUFFLE 2
+#define NCZ_FILTER_FLETCHER32 3
+#define NCZ_FILTER_SZIP 4
+#define NCZ_FILTER_BZIP2 307
+#define NCZ_FILTER_BLOSC 32001
+#define NCZ_FILTER_LZ4 32004
+#define NCZ_FILTER_ZSTD 32015
+
 #define NCZ_TYPE_VARIABLE (ncz_variable_get_type ())
 NCZ_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (NczVariable, ncz_variable, NCZ, VARIABLE, GObject)
@@ -87,6 +114,43 @@ NCZ_AVAILABLE_IN_ALL
 char *ncz_variable_get_codecs_json (NczVariable *self);
 NCZ_AVAILABLE_IN_ALL
 guint ncz_variable_get_n_codecs (NczVariable *self);
+
+/* Filters (filters.md): the chain is kept in order of invocation on write */
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_add_filter (NczVariable *self, guint filter_id,
+                                  const guint *params, gsize n_params,
+                                  GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_add_filter_json (NczVariable *self, const char *codec_json,
+                                       GError **error);
+NCZ_AVAILABLE_IN_ALL
+GArray *ncz_variable_get_filter_ids (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+GArray *ncz_variable_get_filter_params (NczVariable *self, guint filter_id,
+                                        GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_set_deflate (NczVariable *self, gboolean shuffle,
+                                   gboolean deflate, guint level, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_set_shuffle (NczVariable *self, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_set_fletcher32 (NczVariable *self, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_set_szip (NczVariable *self, guint options_mask,
+                                guint pixels_per_block, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_set_zstandard (NczVariable *self, int level, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_set_bzip2 (NczVariable *self, guint level, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_set_blosc (NczVariable *self, const char *compressor,
+                                 guint level, guint blocksize, guint shuffle,
+                                 GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_set_quantize (NczVariable *self, NczQuantizeMode mode,
+                                    guint n_digits, GError **error);
+NCZ_AVAILABLE_IN_ALL
+NczQuantizeMode ncz_variable_get_quantize (NczVariable *self, guint *n_digits);
 
 NCZ_AVAILABLE_IN_ALL
 GPtrArray *ncz_variable_get_attributes (NczVariable *self);

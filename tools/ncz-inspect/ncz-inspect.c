@@ -1,4 +1,5 @@
-/* ncz-inspect.c: show Ncz plugin modules; write their manifests
+/* ncz-inspect.c: show Ncz plugin modules and foreign filter libraries;
+ * write the modules' manifests
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -10,6 +11,8 @@
 
 #include <ncz/ncz.h>
 
+#include "ncz-filter-abi-private.h"
+#include "ncz-foreign-scan.h"
 #include "ncz-registry-private.h"
 
 #define PROGRAM "ncz-inspect-1.0"
@@ -22,6 +25,9 @@ static gboolean opt_paths = FALSE;
 static gboolean opt_failed = FALSE;
 static gboolean opt_json = FALSE;
 static gboolean opt_version = FALSE;
+static gboolean opt_foreign = FALSE;
+static char *opt_exists = NULL;
+static char *opt_atleast = NULL;
 static char **opt_args = NULL;
 
 static const GOptionEntry entries[] = {
@@ -32,9 +38,18 @@ static const GOptionEntry entries[] = {
   { "name", 0, 0, G_OPTION_ARG_STRING, &opt_name,
     "Plugin name for --manifest, instead of deriving it from the module file name", "NAME" },
   { "kind", 0, 0, G_OPTION_ARG_STRING, &opt_kind,
-    "List only plugins providing this kind of feature (store, format, codec, hdf5-filter)", "KIND" },
+    "List only plugins providing this kind of feature (store, format, codec, hdf5-filter, "
+    "codec-provider), or only the foreign libraries (foreign)", "KIND" },
+  { "foreign", 0, 0, G_OPTION_ARG_NONE, &opt_foreign,
+    "Show only the foreign filter libraries (HDF5_PLUGIN_PATH) and their pairing table", NULL },
+  { "exists", 0, 0, G_OPTION_ARG_STRING, &opt_exists,
+    "Exit with status 0 if NAME (a plugin, or a feature such as zstd or 32015) is usable, "
+    "else 1; print nothing", "NAME" },
+  { "atleast-version", 0, 0, G_OPTION_ARG_STRING, &opt_atleast,
+    "With --exists: the plugin's version must be at least VERSION", "VERSION" },
   { "paths", 0, 0, G_OPTION_ARG_NONE, &opt_paths,
-    "Show the plugin search path and where each directory comes from", NULL },
+    "Show the search paths (Ncz modules, foreign libraries) and where each directory comes from",
+    NULL },
   { "failed", 0, 0, G_OPTION_ARG_NONE, &opt_failed,
     "Load every plugin and show those that cannot be used, with the reason", NULL },
   { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json,
@@ -101,6 +116,13 @@ json_strv (GString            *out,
   g_string_append_c (out, ']');
 }
 
+static void
+json_bool (GString  *out,
+           gboolean  value)
+{
+  g_string_append (out, value ? "true" : "false");
+}
+
 /* Plugin helpers */
 
 /* The kind shown for a plugin: that of its first feature other than an
@@ -124,6 +146,8 @@ plugin_kind (NczPluginInfo *info)
         return "format";
       if (g_str_has_prefix (provides[i], "codec:"))
         return "codec";
+      if (g_str_has_prefix (provides[i], "codec-provider:"))
+        return "codec-provider";
     }
   return fallback;
 }
@@ -153,13 +177,14 @@ plugin_module (NczPluginInfo *info)
   return slash != NULL ? slash + 1 : filename;
 }
 
+/* The members of a plugin's JSON object, without the braces. */
 static void
-json_plugin (GString       *out,
-             NczPluginInfo *info)
+json_plugin_members (GString       *out,
+                     NczPluginInfo *info)
 {
   const GError *error = ncz_plugin_info_get_error (info);
 
-  g_string_append (out, "{\"name\": ");
+  g_string_append (out, "\"name\": ");
   json_string (out, ncz_plugin_info_get_name (info));
   g_string_append (out, ", \"kind\": ");
   json_string (out, plugin_kind (info));
@@ -179,6 +204,14 @@ json_plugin (GString       *out,
   json_string (out, ncz_plugin_status_to_string (ncz_plugin_info_get_status (info)));
   g_string_append (out, ", \"error\": ");
   json_string (out, error != NULL ? error->message : NULL);
+}
+
+static void
+json_plugin (GString       *out,
+             NczPluginInfo *info)
+{
+  g_string_append_c (out, '{');
+  json_plugin_members (out, info);
   g_string_append_c (out, '}');
 }
 
@@ -222,7 +255,7 @@ print_plugin_list (GPtrArray *plugins,
                    error->message);
           continue;
         }
-      g_print ("%-12s %-24s %-40s %s\n", plugin_kind (info), ncz_plugin_info_get_name (info),
+      g_print ("%-14s %-24s %-40s %s\n", plugin_kind (info), ncz_plugin_info_get_name (info),
                plugin_module (info),
                ncz_plugin_status_to_string (ncz_plugin_info_get_status (info)));
     }
@@ -243,6 +276,273 @@ filter_by_kind (GPtrArray *plugins)
   return result;
 }
 
+/* Foreign filter libraries (codec-registry/ncz-foreign-scan.h) */
+
+static gboolean
+row_in_pairing_table (const NczForeignRow *row)
+{
+  return row->status == NCZ_FOREIGN_USABLE || row->status == NCZ_FOREIGN_HDF5_ONLY ||
+         row->status == NCZ_FOREIGN_CODEC_ONLY;
+}
+
+static const char *
+basename_of (const char *path)
+{
+  const char *slash;
+
+  if (path == NULL)
+    return NULL;
+  slash = strrchr (path, G_DIR_SEPARATOR);
+  return slash != NULL ? slash + 1 : path;
+}
+
+static void
+json_foreign_row (GString             *out,
+                  const NczForeignRow *row)
+{
+  g_string_append (out, "{\"filter_id\": ");
+  if (row->filter_id != 0)
+    g_string_append_printf (out, "%u", row->filter_id);
+  else
+    g_string_append (out, "null");
+  g_string_append (out, ", \"codec_id\": ");
+  json_string (out, row->codec_id);
+  g_string_append (out, ", \"status\": ");
+  json_string (out, ncz_foreign_status_to_string (row->status));
+  g_string_append (out, ", \"library\": ");
+  json_string (out, row->library);
+  g_string_append (out, ", \"hdf5_library\": ");
+  json_string (out, row->hdf5_library);
+  g_string_append (out, ", \"codec_library\": ");
+  json_string (out, row->codec_library);
+  g_string_append (out, ", \"hdf5_name\": ");
+  json_string (out, row->hdf5_name);
+  g_string_append (out, ", \"codec_is_default\": ");
+  json_bool (out, row->codec_is_default);
+  g_string_append (out, ", \"reason\": ");
+  json_string (out, row->reason);
+  g_string_append_c (out, '}');
+}
+
+static void
+json_foreign_rows (GString        *out,
+                   NczForeignScan *scan,
+                   gboolean        pairing)
+{
+  guint n = ncz_foreign_scan_get_n_rows (scan);
+  gboolean first = TRUE;
+
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < n; i++)
+    {
+      const NczForeignRow *row = ncz_foreign_scan_get_row (scan, i);
+
+      if (row_in_pairing_table (row) != pairing)
+        continue;
+      g_string_append (out, first ? "\n    " : ",\n    ");
+      json_foreign_row (out, row);
+      first = FALSE;
+    }
+  g_string_append (out, first ? "]" : "\n  ]");
+}
+
+static void
+json_foreign_paths (GString        *out,
+                    NczForeignScan *scan,
+                    const char     *indent)
+{
+  const char * const *path = ncz_foreign_scan_get_search_path (scan);
+
+  g_string_append_c (out, '[');
+  for (guint i = 0; path[i] != NULL; i++)
+    {
+      g_string_append_printf (out, "%s\n%s  {\"path\": ", i == 0 ? "" : ",", indent);
+      json_string (out, path[i]);
+      g_string_append (out, ", \"source\": ");
+      json_string (out, ncz_foreign_scan_get_search_path_source (scan, i));
+      g_string_append (out, ", \"exists\": ");
+      json_bool (out, ncz_foreign_scan_get_search_path_exists (scan, i));
+      g_string_append_c (out, '}');
+    }
+  g_string_append_printf (out, path[0] != NULL ? "\n%s]" : "]", indent);
+}
+
+/* --foreign --json: {"search_path": [...], "host_libraries": [...],
+ * "pairing": [rows], "skipped": [rows]} */
+static void
+print_foreign_json (NczForeignScan *scan)
+{
+  GString *out = g_string_new ("{\n  \"search_path\": ");
+
+  json_foreign_paths (out, scan, "  ");
+  g_string_append (out, ",\n  \"host_libraries\": ");
+  json_strv (out, ncz_foreign_scan_get_host_libraries (scan));
+  g_string_append (out, ",\n  \"pairing\": ");
+  json_foreign_rows (out, scan, TRUE);
+  g_string_append (out, ",\n  \"skipped\": ");
+  json_foreign_rows (out, scan, FALSE);
+  g_string_append (out, "\n}\n");
+  fputs (out->str, stdout);
+  g_string_free (out, TRUE);
+}
+
+static void
+print_foreign_text (NczForeignScan *scan,
+                    gboolean        always)
+{
+  const char * const *path = ncz_foreign_scan_get_search_path (scan);
+  const char * const *hosts = ncz_foreign_scan_get_host_libraries (scan);
+  guint n = ncz_foreign_scan_get_n_rows (scan);
+  gboolean any_pairing = FALSE, any_skipped = FALSE;
+
+  if (n == 0 && !always)
+    return;
+
+  g_print ("Foreign filter libraries (HDF5 plugin ABI, netcdf-c Codec ABI) in");
+  for (guint i = 0; path[i] != NULL; i++)
+    g_print ("%s %s (%s%s)", i == 0 ? "" : ",", path[i],
+             ncz_foreign_scan_get_search_path_source (scan, i),
+             ncz_foreign_scan_get_search_path_exists (scan, i) ? "" : ", missing");
+  g_print (path[0] == NULL ? " no directory\n" : "\n");
+  if (hosts != NULL && hosts[0] != NULL)
+    {
+      g_autofree char *joined = g_strjoinv (", ", (char **) hosts);
+      g_print ("Host libraries made global for them: %s\n", joined);
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      const NczForeignRow *row = ncz_foreign_scan_get_row (scan, i);
+
+      if (!row_in_pairing_table (row))
+        continue;
+      if (!any_pairing)
+        g_print ("%-7s %-12s %-11s %-26s %-26s %s\n", "filter", "codec", "status",
+                 "HDF5 library", "Codec library", "HDF5 name");
+      any_pairing = TRUE;
+      g_print ("%-7u %-12s %-11s %-26s %-26s %s\n", row->filter_id,
+               row->codec_id != NULL ? row->codec_id : "-",
+               ncz_foreign_status_to_string (row->status),
+               row->hdf5_library != NULL ? basename_of (row->hdf5_library) : "-",
+               row->codec_library != NULL ? basename_of (row->codec_library) : "-",
+               row->hdf5_name != NULL ? row->hdf5_name : "-");
+      if (row->codec_is_default)
+        g_print ("        (Codec part from a defaults library)\n");
+      if (row->reason != NULL)
+        g_print ("        %s\n", row->reason);
+    }
+  if (!any_pairing)
+    g_print ("(no HDF5 filter or Codec library found)\n");
+
+  for (guint i = 0; i < n; i++)
+    {
+      const NczForeignRow *row = ncz_foreign_scan_get_row (scan, i);
+
+      if (row_in_pairing_table (row))
+        continue;
+      if (!any_skipped)
+        g_print ("Skipped:\n");
+      any_skipped = TRUE;
+      g_print ("  %s  %s", row->library, ncz_foreign_status_to_string (row->status));
+      if (row->filter_id != 0)
+        g_print (" (filter %u)", row->filter_id);
+      g_print (": %s\n", row->reason != NULL ? row->reason : "-");
+    }
+}
+
+/* A foreign row by filter id ("32000"), codec id or library file name. */
+static const NczForeignRow *
+find_foreign (NczForeignScan *scan,
+              const char     *name)
+{
+  guint64 id;
+  const NczForeignRow *row = NULL;
+  guint n = ncz_foreign_scan_get_n_rows (scan);
+
+  if (g_ascii_string_to_unsigned (name, 10, 1, G_MAXUINT, &id, NULL))
+    row = ncz_foreign_scan_lookup (scan, (guint) id, NULL);
+  if (row == NULL)
+    row = ncz_foreign_scan_lookup (scan, 0, name);
+  for (guint i = 0; row == NULL && i < n; i++)
+    {
+      const NczForeignRow *r = ncz_foreign_scan_get_row (scan, i);
+
+      if (g_strcmp0 (r->library, name) == 0 || g_strcmp0 (basename_of (r->library), name) == 0)
+        row = r;
+    }
+  return row;
+}
+
+static int
+cmd_foreign (void)
+{
+  NczForeignScan *scan = ncz_foreign_scan_get_default ();
+
+  if (opt_json)
+    print_foreign_json (scan);
+  else
+    print_foreign_text (scan, TRUE);
+  return 0;
+}
+
+static char *codec_example (NczCodec *codec, GError **error);
+
+/* The codec JSON example of a usable foreign filter, through the codec
+ * provider that serves it (the codec-registry module), or NULL. */
+static char *
+foreign_example (NczRegistry         *registry,
+                 const NczForeignRow *row)
+{
+  g_autoptr(NczCodec) codec = NULL;
+
+  if (row->status != NCZ_FOREIGN_USABLE || row->codec_id == NULL)
+    return NULL;
+  codec = ncz_registry_lookup_codec (registry, row->codec_id, NULL);
+  return codec != NULL ? codec_example (codec, NULL) : NULL;
+}
+
+static int
+details_foreign (NczRegistry         *registry,
+                 const NczForeignRow *row)
+{
+  g_autofree char *example = foreign_example (registry, row);
+
+  if (opt_json)
+    {
+      GString *out = g_string_new (NULL);
+
+      json_foreign_row (out, row);
+      /* add the example to the row's object */
+      g_string_truncate (out, out->len - 1);
+      g_string_append_printf (out, ", \"example\": %s}", example != NULL ? example : "null");
+      g_string_append_c (out, '\n');
+      fputs (out->str, stdout);
+      g_string_free (out, TRUE);
+    }
+  else
+    {
+#define FIELD(label, value) g_print ("%-13s %s\n", label, (value) != NULL ? (value) : "-")
+      g_autofree char *id = row->filter_id != 0 ? g_strdup_printf ("%u", row->filter_id) : NULL;
+
+      FIELD ("Library", row->library);
+      FIELD ("Kind", "foreign filter library (HDF5_PLUGIN_PATH)");
+      FIELD ("HDF5 filter", id);
+      FIELD ("HDF5 name", row->hdf5_name);
+      FIELD ("Codec", row->codec_id);
+      FIELD ("HDF5 library", row->hdf5_library);
+      FIELD ("Codec library", row->codec_library);
+      if (row->codec_is_default)
+        FIELD ("Codec from", "a defaults library (NCZ_codec_info_defaults)");
+      FIELD ("Status", ncz_foreign_status_to_string (row->status));
+      if (row->reason != NULL)
+        FIELD ("Reason", row->reason);
+      if (example != NULL)
+        g_print ("%-13s %s  (default parameters)\n", "Codec JSON", example);
+#undef FIELD
+    }
+  return row->status == NCZ_FOREIGN_USABLE ? 0 : 1;
+}
+
 static int
 cmd_list (NczRegistry *registry)
 {
@@ -250,6 +550,18 @@ cmd_list (NczRegistry *registry)
   g_autoptr(GPtrArray) shown = filter_by_kind (plugins);
 
   print_plugin_list (shown, FALSE);
+  /* The foreign libraries follow the modules in the text listing (when
+   * there are any); --foreign --json gives them to scripts. */
+  if (!opt_json && opt_kind == NULL)
+    {
+      NczForeignScan *scan = ncz_foreign_scan_get_default ();
+
+      if (ncz_foreign_scan_get_n_rows (scan) > 0)
+        {
+          g_print ("\n");
+          print_foreign_text (scan, FALSE);
+        }
+    }
   return 0;
 }
 
@@ -262,6 +574,21 @@ cmd_failed (NczRegistry *registry)
   for (guint i = 0; i < shown->len; i++)
     ncz_registry_load_plugin (registry, g_ptr_array_index (shown, i), NULL);
   print_plugin_list (shown, TRUE);
+  /* and the foreign libraries that were skipped as unusable */
+  if (!opt_json && opt_kind == NULL)
+    {
+      NczForeignScan *scan = ncz_foreign_scan_get_default ();
+      guint n = ncz_foreign_scan_get_n_rows (scan);
+
+      for (guint i = 0; i < n; i++)
+        {
+          const NczForeignRow *row = ncz_foreign_scan_get_row (scan, i);
+
+          if (row->status == NCZ_FOREIGN_BROKEN)
+            g_print ("%s  (foreign library)  broken\n  %s\n", row->library,
+                     row->reason != NULL ? row->reason : "-");
+        }
+    }
   return 0;
 }
 
@@ -270,7 +597,10 @@ cmd_paths (NczRegistry *registry)
 {
   g_auto(GStrv) path = ncz_registry_get_search_path (registry);
   g_auto(GStrv) sources = ncz_registry_get_search_path_sources (registry);
-  GString *out = g_string_new (opt_json ? "[" : NULL);
+  NczForeignScan *scan = ncz_foreign_scan_get_default ();
+  const char * const *foreign = ncz_foreign_scan_get_search_path (scan);
+  GString *out = g_string_new (opt_json ? "[" : "Ncz plugin modules (.plugin manifests):\n");
+  gboolean first = TRUE;
 
   for (gsize i = 0; path[i] != NULL; i++)
     {
@@ -278,20 +608,46 @@ cmd_paths (NczRegistry *registry)
 
       if (opt_json)
         {
-          g_string_append (out, i == 0 ? "\n  {\"path\": " : ",\n  {\"path\": ");
+          g_string_append (out, first ? "\n  {\"path\": " : ",\n  {\"path\": ");
           json_string (out, path[i]);
           g_string_append (out, ", \"source\": ");
           json_string (out, sources[i]);
-          g_string_append_printf (out, ", \"exists\": %s}", exists ? "true" : "false");
+          g_string_append_printf (out, ", \"exists\": %s, \"for\": \"modules\"}",
+                                  exists ? "true" : "false");
+          first = FALSE;
         }
       else
-        g_string_append_printf (out, "%s  (%s%s)\n", path[i], sources[i],
+        g_string_append_printf (out, "  %s  (%s%s)\n", path[i], sources[i],
                                 exists ? "" : ", missing");
     }
+  if (!opt_json && path[0] == NULL)
+    g_string_append (out, "  (the plugin search path is empty)\n");
+
+  if (!opt_json)
+    g_string_append (out, "Foreign filter libraries (HDF5 plugins, netcdf-c Codec libraries):\n");
+  for (guint i = 0; foreign[i] != NULL; i++)
+    {
+      gboolean exists = ncz_foreign_scan_get_search_path_exists (scan, i);
+      const char *source = ncz_foreign_scan_get_search_path_source (scan, i);
+
+      if (opt_json)
+        {
+          g_string_append (out, first ? "\n  {\"path\": " : ",\n  {\"path\": ");
+          json_string (out, foreign[i]);
+          g_string_append (out, ", \"source\": ");
+          json_string (out, source);
+          g_string_append_printf (out, ", \"exists\": %s, \"for\": \"foreign-libraries\"}",
+                                  exists ? "true" : "false");
+          first = FALSE;
+        }
+      else
+        g_string_append_printf (out, "  %s  (%s%s)\n", foreign[i], source,
+                                exists ? "" : ", missing");
+    }
+  if (!opt_json && foreign[0] == NULL)
+    g_string_append (out, "  (none)\n");
   if (opt_json)
-    g_string_append (out, path[0] != NULL ? "\n]\n" : "]\n");
-  else if (path[0] == NULL)
-    g_string_append (out, "(the plugin search path is empty)\n");
+    g_string_append (out, first ? "]\n" : "\n]\n");
   fputs (out->str, stdout);
   g_string_free (out, TRUE);
   return 0;
@@ -325,29 +681,210 @@ find_plugin (GPtrArray  *plugins,
   return NULL;
 }
 
+/* Codec details */
+
+typedef struct {
+  char *codec_id;
+  guint filter_id;
+  char *example;            /* codec JSON of the default parameters, or NULL */
+  char *example_error;
+  gboolean has_h5;          /* the module exports the HDF5 plugin ABI */
+  int h5_id;
+  char *h5_name;
+  gboolean has_codec_abi;   /* the module exports the netcdf-c Codec ABI */
+  char *abi_codec_id;
+  guint abi_filter_id;
+} CodecDetails;
+
+static void
+codec_details_free (CodecDetails *d)
+{
+  g_free (d->codec_id);
+  g_free (d->example);
+  g_free (d->example_error);
+  g_free (d->h5_name);
+  g_free (d->abi_codec_id);
+  g_free (d);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CodecDetails, codec_details_free)
+
+/* The codec JSON of @codec's default parameters: those it reads from a
+ * dict holding only the id, written back. */
+static char *
+codec_example (NczCodec  *codec,
+               GError   **error)
+{
+  g_autofree char *bare = g_strdup_printf ("{\"id\": \"%s\"}", ncz_codec_get_codec_id (codec));
+  g_autoptr(GArray) params = NULL;
+  g_autoptr(GError) local_error = NULL;
+  char *json;
+
+  if (ncz_codec_params_from_json (codec, bare, &params, &local_error))
+    return ncz_codec_params_to_json (codec, (const guint *) params->data, params->len, error);
+  json = ncz_codec_params_to_json (codec, NULL, 0, NULL);
+  if (json == NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  return json;
+}
+
+/* The HDF5 and netcdf-c ABIs the module exports beside Ncz's entry point
+ * (the same .so serves the three hosts). */
+static void
+codec_abis (NczPluginInfo *info,
+            CodecDetails  *d)
+{
+  gpointer type_func = NULL, info_func = NULL, codec_func = NULL;
+
+  if (info->module == NULL)
+    return;
+  if (g_module_symbol (info->module, "H5PLget_plugin_type", &type_func) &&
+      g_module_symbol (info->module, "H5PLget_plugin_info", &info_func) &&
+      ((NczH5PLGetPluginTypeFunc) type_func) () == NCZ_H5PL_TYPE_FILTER)
+    {
+      const NczH5ZClass2 *cls = ((NczH5PLGetPluginInfoFunc) info_func) ();
+
+      if (cls != NULL && cls->version == NCZ_H5Z_CLASS_T_VERS)
+        {
+          d->has_h5 = TRUE;
+          d->h5_id = cls->id;
+          d->h5_name = g_strdup (cls->name);
+        }
+    }
+  if (g_module_symbol (info->module, "NCZ_get_codec_info", &codec_func))
+    {
+      const NczAbiCodec *c = ((const void *(*) (void)) codec_func) ();
+
+      if (c != NULL && c->version == NCZ_ABI_CODEC_CLASS_VER && c->sort == NCZ_ABI_CODEC_HDF5)
+        {
+          d->has_codec_abi = TRUE;
+          d->abi_codec_id = g_strdup (c->codecid);
+          d->abi_filter_id = c->hdf5id;
+        }
+    }
+}
+
+/* One entry per codec the (loaded) plugin registered. */
+static GPtrArray *
+plugin_codecs (NczRegistry   *registry,
+               NczPluginInfo *info)
+{
+  g_auto(GStrv) registered = ncz_plugin_info_dup_registered (info);
+  GPtrArray *codecs = g_ptr_array_new_with_free_func ((GDestroyNotify) codec_details_free);
+
+  for (gsize i = 0; registered[i] != NULL; i++)
+    {
+      g_autoptr(NczCodec) codec = NULL;
+      g_autoptr(GError) error = NULL;
+      CodecDetails *d;
+
+      if (!g_str_has_prefix (registered[i], "codec:"))
+        continue;
+      d = g_new0 (CodecDetails, 1);
+      d->codec_id = g_strdup (registered[i] + strlen ("codec:"));
+      codec = ncz_registry_lookup_codec (registry, d->codec_id, &error);
+      if (codec != NULL)
+        {
+          d->filter_id = ncz_codec_get_filter_id (codec);
+          d->example = codec_example (codec, &error);
+        }
+      if (d->example == NULL)
+        d->example_error = g_strdup (error != NULL ? error->message : "no example");
+      codec_abis (info, d);
+      g_ptr_array_add (codecs, d);
+    }
+  return codecs;
+}
+
+static void
+json_codec_details (GString      *out,
+                    CodecDetails *d)
+{
+  g_string_append (out, "{\"codec_id\": ");
+  json_string (out, d->codec_id);
+  g_string_append_printf (out, ", \"filter_id\": %u, \"example\": ", d->filter_id);
+  /* the codec's own JSON text, embedded as it is */
+  g_string_append (out, d->example != NULL ? d->example : "null");
+  g_string_append (out, ", \"example_error\": ");
+  json_string (out, d->example_error);
+  g_string_append (out, ", \"hdf5_abi\": ");
+  if (d->has_h5)
+    {
+      g_string_append_printf (out, "{\"filter_id\": %d, \"name\": ", d->h5_id);
+      json_string (out, d->h5_name);
+      g_string_append_c (out, '}');
+    }
+  else
+    g_string_append (out, "null");
+  g_string_append (out, ", \"codec_abi\": ");
+  if (d->has_codec_abi)
+    {
+      g_string_append (out, "{\"codec_id\": ");
+      json_string (out, d->abi_codec_id);
+      g_string_append_printf (out, ", \"filter_id\": %u}", d->abi_filter_id);
+    }
+  else
+    g_string_append (out, "null");
+  g_string_append_c (out, '}');
+}
+
+static void
+print_codec_details (CodecDetails *d)
+{
+  g_print ("%-13s %s\n", "Codec", d->codec_id);
+  if (d->filter_id != 0)
+    g_print ("%-13s %u\n", "HDF5 filter", d->filter_id);
+  else
+    g_print ("%-13s %s\n", "HDF5 filter", "-");
+  if (d->example != NULL)
+    g_print ("%-13s %s  (default parameters)\n", "Codec JSON", d->example);
+  else
+    g_print ("%-13s - (%s)\n", "Codec JSON", d->example_error);
+  if (d->has_h5)
+    g_print ("%-13s H5PLget_plugin_info: filter %d \"%s\"\n", "HDF5 ABI", d->h5_id,
+             d->h5_name != NULL ? d->h5_name : "");
+  if (d->has_codec_abi)
+    g_print ("%-13s NCZ_get_codec_info: \"%s\" <-> %u\n", "Codec ABI",
+             d->abi_codec_id != NULL ? d->abi_codec_id : "", d->abi_filter_id);
+}
+
 static int
 cmd_details (NczRegistry *registry,
              const char  *name)
 {
   g_autoptr(GPtrArray) plugins = ncz_registry_list_plugins (registry);
+  g_autoptr(GPtrArray) codecs = NULL;
   NczPluginInfo *info = find_plugin (plugins, name);
   const GError *error;
 
   if (info == NULL)
     {
-      g_printerr ("%s: no plugin named '%s' or providing '%s'\n", PROGRAM, name, name);
+      const NczForeignRow *row = find_foreign (ncz_foreign_scan_get_default (), name);
+
+      if (row != NULL)
+        return details_foreign (registry, row);
+      g_printerr ("%s: no plugin or foreign filter library named '%s' or providing '%s'\n",
+                  PROGRAM, name, name);
       return 1;
     }
 
   ncz_registry_load_plugin (registry, info, NULL);
   error = ncz_plugin_info_get_error (info);
+  codecs = plugin_codecs (registry, info);
 
   if (opt_json)
     {
-      GString *out = g_string_new (NULL);
+      GString *out = g_string_new ("{");
 
-      json_plugin (out, info);
-      g_string_append_c (out, '\n');
+      json_plugin_members (out, info);
+      g_string_append (out, ", \"codecs\": [");
+      for (guint i = 0; i < codecs->len; i++)
+        {
+          if (i > 0)
+            g_string_append (out, ", ");
+          json_codec_details (out, g_ptr_array_index (codecs, i));
+        }
+      g_string_append (out, "]}\n");
       fputs (out->str, stdout);
       g_string_free (out, TRUE);
     }
@@ -368,8 +905,88 @@ cmd_details (NczRegistry *registry,
       if (error != NULL)
         FIELD ("Error", error->message);
 #undef FIELD
+      if (plugin_has_kind (info, "codec-provider"))
+        {
+          NczForeignScan *scan = ncz_foreign_scan_get_default ();
+          guint n = ncz_foreign_scan_get_n_rows (scan), usable = 0, hdf5_only = 0, skipped = 0;
+
+          for (guint i = 0; i < n; i++)
+            {
+              const NczForeignRow *row = ncz_foreign_scan_get_row (scan, i);
+
+              usable += row->status == NCZ_FOREIGN_USABLE;
+              hdf5_only += row->status == NCZ_FOREIGN_HDF5_ONLY;
+              skipped += !row_in_pairing_table (row);
+            }
+          g_print ("%-13s %u usable, %u HDF5-only filters; %u libraries skipped "
+                   "(" PROGRAM " --foreign)\n", "Foreign", usable, hdf5_only, skipped);
+        }
+      for (guint i = 0; i < codecs->len; i++)
+        {
+          CodecDetails *d = g_ptr_array_index (codecs, i);
+          const NczForeignRow *row;
+
+          print_codec_details (d);
+          row = d->filter_id != 0
+                ? ncz_foreign_scan_lookup (ncz_foreign_scan_get_default (), d->filter_id, NULL)
+                : NULL;
+          if (row != NULL)
+            g_print ("%-13s %s also provides filter %u (%s); this module is used\n", "Foreign",
+                     basename_of (row->library), row->filter_id,
+                     ncz_foreign_status_to_string (row->status));
+        }
     }
   return error != NULL ? 1 : 0;
+}
+
+/* --exists NAME [--atleast-version V] */
+
+/* Compares dotted version strings number by number ("1.10" > "1.9");
+ * a missing number counts as 0. */
+static int
+compare_versions (const char *a,
+                  const char *b)
+{
+  while (*a != '\0' || *b != '\0')
+    {
+      guint64 x = g_ascii_strtoull (a, (char **) &a, 10);
+      guint64 y = g_ascii_strtoull (b, (char **) &b, 10);
+
+      if (x != y)
+        return x < y ? -1 : 1;
+      while (*a != '\0' && *a != '.')
+        a++;
+      while (*b != '\0' && *b != '.')
+        b++;
+      if (*a == '.')
+        a++;
+      if (*b == '.')
+        b++;
+    }
+  return 0;
+}
+
+static int
+cmd_exists (NczRegistry *registry,
+            const char  *name)
+{
+  g_autoptr(GPtrArray) plugins = ncz_registry_list_plugins (registry);
+  NczPluginInfo *info = find_plugin (plugins, name);
+  const NczForeignRow *row;
+
+  if (info != NULL)
+    {
+      const char *version = ncz_plugin_info_get_version (info);
+
+      if (!ncz_registry_load_plugin (registry, info, NULL))
+        return 1;
+      if (opt_atleast != NULL && (version == NULL || compare_versions (version, opt_atleast) < 0))
+        return 1;
+      return 0;
+    }
+  /* A foreign filter usable for NCZarr has no version to compare. */
+  row = find_foreign (ncz_foreign_scan_get_default (), name);
+  return row != NULL && row->status == NCZ_FOREIGN_USABLE && opt_atleast == NULL ? 0 : 1;
 }
 
 /* --manifest */
@@ -482,12 +1099,22 @@ main (int    argc,
 
   setlocale (LC_ALL, "");
 
-  context = g_option_context_new ("- show Ncz plugins");
+  context = g_option_context_new ("[NAME] - show Ncz plugins and foreign filter libraries");
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
-    "Without arguments, lists every plugin found (kind, name, module, status).\n"
-    "With NAME (a plugin name, or a feature such as zstd or 32015), loads that\n"
-    "plugin and shows its details.\n"
+    "Without arguments, lists every plugin found (kind, name, module, status),\n"
+    "then the foreign filter libraries found in HDF5_PLUGIN_PATH (or else\n"
+    "/usr/local/hdf5/lib/plugin) with their row of the pairing table: HDF5\n"
+    "filter id, Codec id, the HDF5 and Codec libraries, and whether the filter\n"
+    "is usable for NCZarr (usable: both parts; hdf5-only: not until a Codec\n"
+    "library for the same id is present; codec-only: ignored), and the\n"
+    "libraries that were skipped, with the reason.\n"
+    "With NAME (a plugin name, a feature such as zstd or 32015, or a foreign\n"
+    "library or filter id), loads that plugin and shows its details; for a\n"
+    "codec, its HDF5 id, an example of its codec JSON and the HDF5 and\n"
+    "netcdf-c ABIs the module exports.\n"
+    "--json prints a plugin list (or one plugin) as JSON; with --foreign, an\n"
+    "object {search_path, host_libraries, pairing, skipped}.\n"
     "\n"
     "--manifest derives the plugin name from the module file name by removing\n"
     "\"lib\", \"ncz-\", a kind prefix (store-, backend-, format-, codec-, plugin-)\n"
@@ -507,10 +1134,20 @@ main (int    argc,
       g_print ("%s %s (plugin ABI %d)\n", PROGRAM, NCZ_VERSION, NCZ_PLUGIN_ABI);
       return 0;
     }
+  if (g_strcmp0 (opt_kind, "foreign") == 0)
+    {
+      opt_foreign = TRUE;
+      g_clear_pointer (&opt_kind, g_free);
+    }
   if (opt_kind != NULL && !ncz_feature_kind_from_string (opt_kind, NULL))
     {
-      g_printerr ("%s: unknown kind '%s' (store, format, codec, hdf5-filter)\n",
-                  PROGRAM, opt_kind);
+      g_printerr ("%s: unknown kind '%s' (store, format, codec, hdf5-filter, codec-provider, "
+                  "foreign)\n", PROGRAM, opt_kind);
+      return 2;
+    }
+  if (opt_atleast != NULL && opt_exists == NULL)
+    {
+      g_printerr ("%s: --atleast-version needs --exists NAME\n", PROGRAM);
       return 2;
     }
   if (opt_args != NULL && opt_args[0] != NULL && opt_args[1] != NULL)
@@ -524,8 +1161,12 @@ main (int    argc,
   else
     {
       registry = ncz_registry_get_default ();
-      if (opt_paths)
+      if (opt_exists != NULL)
+        status = cmd_exists (registry, opt_exists);
+      else if (opt_paths)
         status = cmd_paths (registry);
+      else if (opt_foreign)
+        status = cmd_foreign ();
       else if (opt_failed)
         status = cmd_failed (registry);
       else if (opt_args != NULL && opt_args[0] != NULL)
@@ -538,6 +1179,8 @@ main (int    argc,
   g_free (opt_output);
   g_free (opt_name);
   g_free (opt_kind);
+  g_free (opt_exists);
+  g_free (opt_atleast);
   g_strfreev (opt_args);
   return status;
 }

@@ -1,0 +1,191 @@
+/* ncz-deflate-codec.c: deflate with the zlib wrapper (HDF5 filter 1,
+ * numcodecs "zlib")
+ *
+ * Parameters: visible = working = [level], level -1 (zlib's default) to
+ * 9; 6 when absent. The stream is RFC 1950 (what Python's zlib.compress
+ * and HDF5's deflate filter write). Decoding grows its output as the
+ * stream produces it, never past what deflate can expand to (1032 bytes
+ * per input byte), and rejects truncated or corrupt streams.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "config.h"
+
+#include <string.h>
+#include <zlib.h>
+
+#include "ncz-codec-module.h"
+
+#define DEFLATE_DEFAULT_LEVEL 6
+/* deflate cannot expand one input byte to more than this */
+#define DEFLATE_MAX_RATIO 1032
+
+static gboolean
+check_level (gint level, GError **error)
+{
+  if (level < -1 || level > 9)
+    {
+      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
+                   "zlib: level %d is not between -1 and 9", level);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+deflate_from_json (const NczJson *dict, GArray *visible, GError **error)
+{
+  gint level;
+  guint value;
+
+  if (!ncz_codec_json_get_int (dict, "level", TRUE, DEFLATE_DEFAULT_LEVEL, &level, error))
+    return FALSE;
+  if (!check_level (level, error))
+    return FALSE;
+  value = (guint) level;
+  g_array_append_val (visible, value);
+  return TRUE;
+}
+
+static gboolean
+level_from_params (const guint *params, gsize n_params, gint *level, GError **error)
+{
+  *level = n_params > 0 ? (gint) params[0] : DEFLATE_DEFAULT_LEVEL;
+  return check_level (*level, error);
+}
+
+static NczJson *
+deflate_to_json (const guint *visible, gsize n_visible, GError **error)
+{
+  NczJson *dict;
+  gint level;
+
+  if (!level_from_params (visible, n_visible, &level, error))
+    return NULL;
+  dict = ncz_json_new_object ();
+  ncz_json_object_set (dict, "id", ncz_json_new_string ("zlib", -1));
+  ncz_json_object_set (dict, "level", ncz_json_new_int64 (level));
+  return dict;
+}
+
+static GBytes *
+deflate_encode (const guint *working, gsize n_working, GBytes *input, GError **error)
+{
+  gsize length;
+  const guint8 *in = g_bytes_get_data (input, &length);
+  gint level;
+  uLongf out_length;
+  guint8 *out;
+  int status;
+
+  if (!level_from_params (working, n_working, &level, error))
+    return NULL;
+  if (length > G_MAXUINT32)
+    {
+      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED,
+                   "zlib: a chunk of %" G_GSIZE_FORMAT " bytes is too large", length);
+      return NULL;
+    }
+  out_length = compressBound ((uLong) length);
+  out = g_malloc (out_length);
+  status = compress2 (out, &out_length, length > 0 ? in : (const guint8 *) "", (uLong) length, level);
+  if (status != Z_OK)
+    {
+      g_free (out);
+      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED, "zlib: compression failed (%d)",
+                   status);
+      return NULL;
+    }
+  return g_bytes_new_take (g_realloc (out, MAX (out_length, 1)), out_length);
+}
+
+static GBytes *
+deflate_decode (const guint *working, gsize n_working, GBytes *input, GError **error)
+{
+  gsize length;
+  const guint8 *in = g_bytes_get_data (input, &length);
+  z_stream stream;
+  guint8 *out;
+  gsize capacity, limit;
+  int status;
+
+  if (length == 0 || length > G_MAXUINT32)
+    {
+      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_CORRUPT,
+                   "zlib: %" G_GSIZE_FORMAT " bytes are not a zlib stream", length);
+      return NULL;
+    }
+  limit = length <= (G_MAXSIZE - 4096) / DEFLATE_MAX_RATIO ? length * DEFLATE_MAX_RATIO + 4096
+                                                           : G_MAXSIZE;
+  capacity = MIN (MAX (length * 4, (gsize) 4096), limit);
+
+  memset (&stream, 0, sizeof stream);
+  if (inflateInit (&stream) != Z_OK)
+    {
+      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED, "zlib: cannot initialise");
+      return NULL;
+    }
+  out = g_malloc (capacity);
+  stream.next_in = (Bytef *) in;
+  stream.avail_in = (uInt) length;
+  stream.next_out = out;
+  stream.avail_out = (uInt) MIN (capacity, G_MAXUINT32);
+
+  for (;;)
+    {
+      status = inflate (&stream, Z_NO_FLUSH);
+      if (status == Z_STREAM_END)
+        break;
+      if (status == Z_BUF_ERROR && stream.avail_out > 0)
+        status = Z_DATA_ERROR;   /* no progress with room left: truncated */
+      if (status != Z_OK && status != Z_BUF_ERROR)
+        {
+          g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_CORRUPT,
+                       "zlib: corrupt or truncated data (%s)",
+                       stream.msg != NULL ? stream.msg : "stream ends early");
+          inflateEnd (&stream);
+          g_free (out);
+          return NULL;
+        }
+      if (stream.avail_out == 0)
+        {
+          gsize used = (gsize) (stream.next_out - out);
+
+          if (used < capacity)
+            {
+              /* the window of one call is at most 4 GiB: give it the rest */
+              stream.avail_out = (uInt) MIN (capacity - used, G_MAXUINT32);
+              continue;
+            }
+          if (capacity >= limit)
+            {
+              g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_CORRUPT,
+                           "zlib: corrupt data (expands past %" G_GSIZE_FORMAT " bytes)", limit);
+              inflateEnd (&stream);
+              g_free (out);
+              return NULL;
+            }
+          capacity = capacity > limit / 2 ? limit : capacity * 2;
+          out = g_realloc (out, capacity);
+          stream.next_out = out + used;
+          stream.avail_out = (uInt) MIN (capacity - used, G_MAXUINT32);
+        }
+    }
+  capacity = (gsize) (stream.next_out - out);
+  inflateEnd (&stream);
+  return g_bytes_new_take (g_realloc (out, MAX (capacity, 1)), capacity);
+}
+
+static const NczCodecModuleDesc deflate_desc = {
+  .codec_id = "zlib",
+  .filter_id = 1,
+  .name = "deflate (Ncz)",
+  .description = "Deflate with the zlib wrapper (HDF5 filter 1, numcodecs zlib)",
+  .json_example = "{\"id\": \"zlib\", \"level\": 1}",
+  .from_json = deflate_from_json,
+  .to_json = deflate_to_json,
+  .encode = deflate_encode,
+  .decode = deflate_decode,
+};
+
+NCZ_DEFINE_CODEC_MODULE (deflate, NczDeflateCodec, deflate_desc)

@@ -474,9 +474,16 @@ ncz_codec_module_h5_filter (const NczCodecModuleDesc *desc, unsigned int flags,
   ensure_initialized (desc);
   input = g_bytes_new_static (*buf, nbytes);
   if (decode)
-    output = desc->decode != NULL ? desc->decode (cd_values, cd_nelmts, input, &error) : NULL;
+    {
+      /* a codec may frame its data differently for HDF5 hosts (lz4) */
+      NczCodecFilterFunc dec = desc->h5_decode ? desc->h5_decode : desc->decode;
+      output = dec != NULL ? dec (cd_values, cd_nelmts, input, &error) : NULL;
+    }
   else
-    output = desc->encode != NULL ? desc->encode (cd_values, cd_nelmts, input, &error) : NULL;
+    {
+      NczCodecFilterFunc enc = desc->h5_encode ? desc->h5_encode : desc->encode;
+      output = enc != NULL ? enc (cd_values, cd_nelmts, input, &error) : NULL;
+    }
   if (output == NULL)
     {
       g_debug ("%s filter %u (%s) failed: %s", decode ? "decoding" : "encoding",

@@ -36,6 +36,9 @@ typedef struct {
   gboolean big_endian;       /* data stored big-endian */
 } NczCodecVarInfo;
 
+typedef GBytes *(*NczCodecFilterFunc) (const guint *params, gsize n_params, GBytes *input,
+                                        GError **error);
+
 typedef struct {
   const char *codec_id;      /* Zarr / numcodecs id: "zstd" */
   guint filter_id;           /* HDF5 filter id: 32015 */

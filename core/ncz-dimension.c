@@ -65,6 +65,14 @@ ncz_dimension_set_length_internal (NczDimension *self, guint64 length)
   self->length = length;
 }
 
+void
+ncz_dimension_grow (NczDimension *self, guint64 length)
+{
+  g_return_if_fail (NCZ_IS_DIMENSION (self));
+  if (self->unlimited && length > self->length)
+    self->length = length;
+}
+
 /**
  * ncz_dimension_get_name:
  * @self: a dimension

@@ -51,6 +51,11 @@ NCZ_PRIVATE_API void ncz_variable_set_max_string_length (NczVariable *self, guin
 NCZ_PRIVATE_API gboolean ncz_variable_move_attribute (NczVariable *self, const char *name,
                                                       guint position);
 
+/* An unlimited dimension grows to @length if it is shorter (an array in
+ * the store is longer than the dimension's recorded size, e.g. after
+ * another program appended to it). */
+NCZ_PRIVATE_API void ncz_dimension_grow (NczDimension *self, guint64 length);
+
 /* Chunk grid helpers */
 NCZ_PRIVATE_API guint64 ncz_variable_get_chunk_n_elements (NczVariable *self);
 NCZ_PRIVATE_API gsize ncz_variable_get_chunk_n_bytes (NczVariable *self);

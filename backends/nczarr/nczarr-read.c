@@ -370,13 +370,25 @@ xarray_dim (NczarrReader *r, NczGroup *group, const char *name, guint64 len,
 
   if (d && ncz_dimension_get_length (d) == len)
     return d;
+  if (d && ncz_dimension_is_unlimited (d))
+    {
+      /* arrays along an unlimited dimension may have different extents */
+      ncz_dimension_grow (d, len);
+      return d;
+    }
   if (d && ncz_dimension_get_group (d) == group)
     {
       const char *other = g_hash_table_lookup (r->dim_owner, d);
-      g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_METADATA,
-                   "%s/.zattrs: \"_ARRAY_DIMENSIONS\" gives dimension \"%s\" the length %"
-                   G_GUINT64_FORMAT ", but array \"%s\" gives it the length %" G_GUINT64_FORMAT,
-                   akey, name, len, other ? other : "?", ncz_dimension_get_length (d));
+      if (other != NULL)
+        g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_METADATA,
+                     "%s/.zattrs: \"_ARRAY_DIMENSIONS\" gives dimension \"%s\" the length %"
+                     G_GUINT64_FORMAT ", but array \"%s\" gives it the length %" G_GUINT64_FORMAT,
+                     akey, name, len, other, ncz_dimension_get_length (d));
+      else
+        g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_METADATA,
+                     "%s/.zattrs: \"_ARRAY_DIMENSIONS\" gives dimension \"%s\" the length %"
+                     G_GUINT64_FORMAT ", but the group defines it with length %" G_GUINT64_FORMAT,
+                     akey, name, len, ncz_dimension_get_length (d));
       return NULL;
     }
   /* New names go to the root group; a name already used with another
@@ -924,6 +936,7 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
                                 i, len, fqn, ncz_dimension_get_length (d));
                   return FALSE;
                 }
+              ncz_dimension_grow (d, len);
               g_ptr_array_add (dims, d);
             }
         }

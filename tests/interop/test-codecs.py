@@ -383,16 +383,10 @@ APPEND_ARRAYS = [
 APPEND_SHAPE = (10, 6)
 APPEND_CHUNKS = (4, 6)
 APPEND_ROWS = 7
-# Known gaps, reported as TAP TODO while they fail.
-APPEND_TODO = {
-    # zarr-python rewrites .zarray on resize and drops the NCZarr
-    # "_nczarr_array" key (dimrefs) Ncz keeps there, as netCDF 4.9.0-4.9.2
-    # do; Ncz then takes the dimensions from _ARRAY_DIMENSIONS, finds the
-    # unlimited dimension of the group metadata shorter (10) than the
-    # array (17) and refuses the store instead of growing the dimension.
-    "nczarr": "Ncz gap: an unlimited dimension does not grow to an array's extent after "
-              "zarr-python's resize dropped _nczarr_array from .zarray",
-}
+# Known gaps, reported as TAP TODO while they fail (none now: after
+# zarr-python's resize drops "_nczarr_array" from .zarray, Ncz takes the
+# dimensions from _ARRAY_DIMENSIONS and grows the unlimited dimension).
+APPEND_TODO = {}
 
 
 def append(tap, write_codecs, read_values, tmp, env, available):

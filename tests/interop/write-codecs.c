@@ -153,7 +153,7 @@ static void
 apply_step (NczVariable *var, const char *step)
 {
   GError *error = NULL;
-  gboolean ok;
+  gboolean ok = FALSE;
 
   if (step[0] == '{')
     ok = ncz_variable_add_filter_json (var, step, &error);

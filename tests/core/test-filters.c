@@ -9,7 +9,7 @@
 #include <ncz/ncz.h>
 #include "ncz-json-private.h"
 #include "ncz-model-private.h"
-#include "filter-test-format.h"
+#include "test-format.h"
 
 /* ---- test codecs: {"id": ID, "p": [visible...]}; encoding prefixes a
  * marker byte and XORs the data with p[0] (or 0x5a) ---- */

@@ -1,153 +1,15 @@
-/* Tests of the data model and the chunk engine, with a format backend
- * defined here that keeps raw chunks in an NczMemoryStore. */
+/* Tests of the data model and the chunk engine, with the test format
+ * backend (test-format.c) that keeps chunks in an NczMemoryStore. */
 #include <string.h>
 
 #include <ncz/ncz.h>
 #include "ncz-model-private.h"
-
-/* ---- a minimal format backend ---- */
-
-#define TEST_TYPE_FORMAT (test_format_get_type ())
-G_DECLARE_FINAL_TYPE (TestFormat, test_format, TEST, FORMAT, GObject)
-
-struct _TestFormat
-{
-  GObject parent_instance;
-  NczUrl *url;
-  NczStore *store;
-  guint n_chunk_reads;
-  guint n_chunk_writes;
-  guint n_syncs;
-};
-
-static void test_format_iface_init (NczFormatInterface *iface);
-G_DEFINE_FINAL_TYPE_WITH_CODE (TestFormat, test_format, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (NCZ_TYPE_FORMAT, test_format_iface_init))
-
-enum { PROP_0, PROP_URL, PROP_STORE };
-
-static void
-test_format_set_property (GObject *o, guint id, const GValue *v, GParamSpec *p)
-{
-  TestFormat *self = TEST_FORMAT (o);
-  if (id == PROP_URL)
-    self->url = g_value_dup_object (v);
-  else if (id == PROP_STORE)
-    self->store = g_value_dup_object (v);
-}
-
-static void
-test_format_get_property (GObject *o, guint id, GValue *v, GParamSpec *p)
-{
-  TestFormat *self = TEST_FORMAT (o);
-  if (id == PROP_URL)
-    g_value_set_object (v, self->url);
-  else if (id == PROP_STORE)
-    g_value_set_object (v, self->store);
-}
-
-static void
-test_format_finalize (GObject *o)
-{
-  TestFormat *self = TEST_FORMAT (o);
-  g_clear_object (&self->url);
-  g_clear_object (&self->store);
-  G_OBJECT_CLASS (test_format_parent_class)->finalize (o);
-}
-
-static void
-test_format_class_init (TestFormatClass *klass)
-{
-  GObjectClass *oc = G_OBJECT_CLASS (klass);
-  oc->set_property = test_format_set_property;
-  oc->get_property = test_format_get_property;
-  oc->finalize = test_format_finalize;
-  g_object_class_override_property (oc, PROP_URL, "url");
-  g_object_class_override_property (oc, PROP_STORE, "store");
-}
-
-static void
-test_format_init (TestFormat *self)
-{
-}
-
-static const char *
-tf_get_name (NczFormat *f)
-{
-  return "test";
-}
-
-static gboolean
-tf_open (NczFormat *f, NczDataset *ds, GCancellable *c, GError **error)
-{
-  return TRUE;
-}
-
-static gboolean
-tf_sync (NczFormat *f, NczDataset *ds, GCancellable *c, GError **error)
-{
-  TEST_FORMAT (f)->n_syncs++;
-  return TRUE;
-}
-
-static char *
-chunk_key (NczVariable *v, const guint64 *index)
-{
-  GString *s = g_string_new (ncz_variable_get_name (v));
-  guint n = ncz_variable_get_n_dimensions (v);
-  g_string_append_c (s, '/');
-  if (n == 0)
-    g_string_append_c (s, '0');
-  for (guint i = 0; i < n; i++)
-    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? "." : "", index[i]);
-  return g_string_free (s, FALSE);
-}
-
-static GBytes *
-tf_read_chunk (NczFormat *f, NczVariable *v, const guint64 *index, GCancellable *c,
-               GError **error)
-{
-  g_autofree char *key = chunk_key (v, index);
-  g_atomic_int_inc (&TEST_FORMAT (f)->n_chunk_reads);
-  return ncz_store_read (TEST_FORMAT (f)->store, key, c, error);
-}
-
-static gboolean
-tf_write_chunk (NczFormat *f, NczVariable *v, const guint64 *index, GBytes *data,
-                GCancellable *c, GError **error)
-{
-  g_autofree char *key = chunk_key (v, index);
-  g_assert_cmpuint (g_bytes_get_size (data), ==, ncz_variable_get_chunk_n_bytes (v));
-  g_atomic_int_inc (&TEST_FORMAT (f)->n_chunk_writes);
-  return ncz_store_write (TEST_FORMAT (f)->store, key, data, c, error);
-}
-
-static void
-test_format_iface_init (NczFormatInterface *iface)
-{
-  iface->get_name = tf_get_name;
-  iface->open = tf_open;
-  iface->create = tf_open;
-  iface->sync = tf_sync;
-  iface->read_chunk = tf_read_chunk;
-  iface->write_chunk = tf_write_chunk;
-}
+#include "test-format.h"
 
 static NczDataset *
 new_dataset (NczMemoryStore **store_out)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(NczUrl) url = ncz_url_parse ("file:///unused#mode=nczarr,file&format=test", &error);
-  g_autoptr(NczMemoryStore) store = ncz_memory_store_new ();
-  NczDataset *ds;
-
-  g_assert_no_error (error);
-  ds = ncz_dataset_create_in_store (NCZ_STORE (store), url, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (ds);
-  if (store_out)
-    *store_out = g_steal_pointer (&store);
-  return ds;
+  return filter_test_dataset_new (store_out);
 }
 
 /* ---- tests ---- */
@@ -481,13 +343,15 @@ test_unlimited_and_readonly (void)
   g_assert_cmpint (back[0], ==, -32767);
   g_assert_cmpint (back[4], ==, 3);
 
+  guint syncs = filter_test_format_n_syncs ();
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_assert_cmpuint (filter_test_format_n_syncs (), ==, syncs + 1);
   g_assert_false (ncz_dataset_is_writable (ds));
   g_assert_null (ncz_group_add_group (root, "late", &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED);
   g_clear_error (&error);
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
-  g_assert_cmpuint (TEST_FORMAT (ncz_dataset_get_format (ds))->n_syncs, ==, 1);
+  g_assert_cmpuint (filter_test_format_n_syncs (), ==, syncs + 1);
 }
 
 static void
@@ -524,8 +388,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
-  ncz_registry_add_format (ncz_registry_get_default (), "test", TEST_TYPE_FORMAT,
-                           NCZ_PRIORITY_PRIMARY);
+  filter_test_format_register ();
   g_test_add_func ("/model/types", test_types);
   g_test_add_func ("/model/define", test_define);
   g_test_add_func ("/model/slab/roundtrip", test_slab_roundtrip);

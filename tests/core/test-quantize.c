@@ -10,7 +10,7 @@
 
 #include <ncz/ncz.h>
 #include "ncz-quantize-private.h"
-#include "filter-test-format.h"
+#include "test-format.h"
 
 #define N_VALUES 20000
 #define SEED 20240611

@@ -1,10 +1,10 @@
-/* filter-test-format.c: see filter-test-format.h
+/* test-format.c: see test-format.h
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <string.h>
 
-#include "filter-test-format.h"
+#include "test-format.h"
 #include "ncz-model-private.h"
 
 #define FTEST_TYPE_FORMAT (ftest_format_get_type ())
@@ -18,6 +18,7 @@ struct _FtestFormat
 };
 
 static guint n_encoded;
+static guint n_syncs;
 
 static void ftest_format_iface_init (NczFormatInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (FtestFormat, ftest_format, G_TYPE_OBJECT,
@@ -85,6 +86,7 @@ ftest_open (NczFormat *f, NczDataset *ds, GCancellable *c, GError **error)
 static gboolean
 ftest_sync (NczFormat *f, NczDataset *ds, GCancellable *c, GError **error)
 {
+  g_atomic_int_inc (&n_syncs);
   return TRUE;
 }
 
@@ -171,6 +173,12 @@ filter_test_format_register (void)
 {
   ncz_registry_add_format (ncz_registry_get_default (), "ftest", FTEST_TYPE_FORMAT,
                            NCZ_PRIORITY_PRIMARY);
+}
+
+guint
+filter_test_format_n_syncs (void)
+{
+  return (guint) g_atomic_int_get (&n_syncs);
 }
 
 guint

@@ -19,50 +19,28 @@
 /* bzip2 can expand a few bytes enormously; a decoded chunk stops here */
 #define NCZ_BZIP2_MAX_OUTPUT ((gsize) G_MAXUINT32)
 
-static gboolean
-check_level (gint64 level, GError **error)
-{
-  if (level < 1 || level > 9)
-    {
-      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
-                   "bz2: level %" G_GINT64_FORMAT " is not between 1 and 9", level);
-      return FALSE;
-    }
-  return TRUE;
-}
+static const NczCodecLevel bzip2_levels = { "bz2", 1, 9, BZIP2_DEFAULT_LEVEL };
 
 static gboolean
 bzip2_from_json (const NczJson *dict, GArray *visible, GError **error)
 {
-  guint level;
-
-  if (!ncz_codec_json_get_uint (dict, "level", TRUE, BZIP2_DEFAULT_LEVEL, &level, error))
-    return FALSE;
-  if (!check_level (level, error))
-    return FALSE;
-  g_array_append_val (visible, level);
-  return TRUE;
+  return ncz_codec_level_from_json (&bzip2_levels, dict, visible, error);
 }
 
 static gboolean
 level_from_params (const guint *params, gsize n_params, guint *level, GError **error)
 {
-  *level = n_params > 0 ? params[0] : BZIP2_DEFAULT_LEVEL;
-  return check_level (*level, error);
+  gint l;
+  if (!ncz_codec_level_from_params (&bzip2_levels, params, n_params, &l, error))
+    return FALSE;
+  *level = (guint) l;
+  return TRUE;
 }
 
 static NczJson *
 bzip2_to_json (const guint *visible, gsize n_visible, GError **error)
 {
-  NczJson *dict;
-  guint level;
-
-  if (!level_from_params (visible, n_visible, &level, error))
-    return NULL;
-  dict = ncz_json_new_object ();
-  ncz_json_object_set (dict, "id", ncz_json_new_string ("bz2", -1));
-  ncz_json_object_set (dict, "level", ncz_json_new_uint64 (level));
-  return dict;
+  return ncz_codec_level_to_json (&bzip2_levels, visible, n_visible, error);
 }
 
 static GBytes *

@@ -732,3 +732,56 @@ ncz_codec_module_modify (const NczCodecModuleDesc *desc, int ncid, int varid,
   *wnparamsp = working->len;
   return NCZ_ABI_NC_NOERR;
 }
+
+/* ---- level-only codecs ---- */
+
+static gboolean
+level_check (const NczCodecLevel *spec, gint64 level, GError **error)
+{
+  if (level < spec->min || level > spec->max)
+    {
+      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
+                   "%s: level %" G_GINT64_FORMAT " is not between %d and %d",
+                   spec->codec_id, level, spec->min, spec->max);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ncz_codec_level_from_json (const NczCodecLevel *spec, const NczJson *dict, GArray *visible,
+                           GError **error)
+{
+  gint level;
+  guint value;
+
+  if (!ncz_codec_json_get_int (dict, "level", TRUE, spec->fallback, &level, error) ||
+      !level_check (spec, level, error))
+    return FALSE;
+  value = (guint) level;
+  g_array_append_val (visible, value);
+  return TRUE;
+}
+
+gboolean
+ncz_codec_level_from_params (const NczCodecLevel *spec, const guint *params, gsize n_params,
+                             gint *level, GError **error)
+{
+  *level = n_params > 0 ? (gint) params[0] : spec->fallback;
+  return level_check (spec, *level, error);
+}
+
+NczJson *
+ncz_codec_level_to_json (const NczCodecLevel *spec, const guint *visible, gsize n_visible,
+                         GError **error)
+{
+  NczJson *dict;
+  gint level;
+
+  if (!ncz_codec_level_from_params (spec, visible, n_visible, &level, error))
+    return NULL;
+  dict = ncz_json_new_object ();
+  ncz_json_object_set (dict, "id", ncz_json_new_string (spec->codec_id, -1));
+  ncz_json_object_set (dict, "level", ncz_json_new_int64 (level));
+  return dict;
+}

@@ -88,6 +88,23 @@ gboolean ncz_codec_json_get_uint (const NczJson *dict, const char *key, gboolean
 gboolean ncz_codec_json_get_int (const NczJson *dict, const char *key, gboolean has_default,
                                  gint fallback, gint *value, GError **error);
 
+/* Codecs whose only parameter is a compression level (zlib, bz2, zstd):
+ * visible = working = [level], the level stored as an unsigned bit
+ * pattern (negative zstd levels), JSON {"id": ID, "level": L}. */
+typedef struct {
+  const char *codec_id;
+  gint min;
+  gint max;
+  gint fallback;            /* when the JSON or the parameters give none */
+} NczCodecLevel;
+
+gboolean ncz_codec_level_from_json (const NczCodecLevel *spec, const NczJson *dict,
+                                    GArray *visible, GError **error);
+NczJson *ncz_codec_level_to_json (const NczCodecLevel *spec, const guint *visible,
+                                  gsize n_visible, GError **error);
+gboolean ncz_codec_level_from_params (const NczCodecLevel *spec, const guint *params,
+                                      gsize n_params, gint *level, GError **error);
+
 /* The ABI adapters; each module instantiates them for its descriptor. */
 gsize ncz_codec_module_h5_filter (const NczCodecModuleDesc *desc, unsigned int flags,
                                   size_t cd_nelmts, const unsigned int cd_values[],

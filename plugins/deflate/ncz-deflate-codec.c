@@ -20,52 +20,24 @@
 /* deflate cannot expand one input byte to more than this */
 #define DEFLATE_MAX_RATIO 1032
 
-static gboolean
-check_level (gint level, GError **error)
-{
-  if (level < -1 || level > 9)
-    {
-      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
-                   "zlib: level %d is not between -1 and 9", level);
-      return FALSE;
-    }
-  return TRUE;
-}
+static const NczCodecLevel deflate_levels = { "zlib", -1, 9, DEFLATE_DEFAULT_LEVEL };
 
 static gboolean
 deflate_from_json (const NczJson *dict, GArray *visible, GError **error)
 {
-  gint level;
-  guint value;
-
-  if (!ncz_codec_json_get_int (dict, "level", TRUE, DEFLATE_DEFAULT_LEVEL, &level, error))
-    return FALSE;
-  if (!check_level (level, error))
-    return FALSE;
-  value = (guint) level;
-  g_array_append_val (visible, value);
-  return TRUE;
+  return ncz_codec_level_from_json (&deflate_levels, dict, visible, error);
 }
 
 static gboolean
 level_from_params (const guint *params, gsize n_params, gint *level, GError **error)
 {
-  *level = n_params > 0 ? (gint) params[0] : DEFLATE_DEFAULT_LEVEL;
-  return check_level (*level, error);
+  return ncz_codec_level_from_params (&deflate_levels, params, n_params, level, error);
 }
 
 static NczJson *
 deflate_to_json (const guint *visible, gsize n_visible, GError **error)
 {
-  NczJson *dict;
-  gint level;
-
-  if (!level_from_params (visible, n_visible, &level, error))
-    return NULL;
-  dict = ncz_json_new_object ();
-  ncz_json_object_set (dict, "id", ncz_json_new_string ("zlib", -1));
-  ncz_json_object_set (dict, "level", ncz_json_new_int64 (level));
-  return dict;
+  return ncz_codec_level_to_json (&deflate_levels, visible, n_visible, error);
 }
 
 static GBytes *

@@ -22,53 +22,38 @@
 /* no zstd input expands by more than this per byte */
 #define ZSTD_MAX_RATIO 32768
 
-static gboolean
-check_level (gint64 level, GError **error)
+/* libzstd's level range is known at run time only */
+static const NczCodecLevel *
+zstd_levels (void)
 {
-  if (level < ZSTD_minCLevel () || level > ZSTD_maxCLevel ())
+  static NczCodecLevel levels = { "zstd", 0, 0, ZSTD_DEFAULT_LEVEL };
+  static gsize initialized = 0;
+
+  if (g_once_init_enter (&initialized))
     {
-      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
-                   "zstd: level %" G_GINT64_FORMAT " is not between %d and %d", level,
-                   ZSTD_minCLevel (), ZSTD_maxCLevel ());
-      return FALSE;
+      levels.min = ZSTD_minCLevel ();
+      levels.max = ZSTD_maxCLevel ();
+      g_once_init_leave (&initialized, 1);
     }
-  return TRUE;
+  return &levels;
 }
 
 static gboolean
 zstd_from_json (const NczJson *dict, GArray *visible, GError **error)
 {
-  gint level;
-  guint value;
-
-  if (!ncz_codec_json_get_int (dict, "level", TRUE, ZSTD_DEFAULT_LEVEL, &level, error))
-    return FALSE;
-  if (!check_level (level, error))
-    return FALSE;
-  value = (guint) level;
-  g_array_append_val (visible, value);
-  return TRUE;
+  return ncz_codec_level_from_json (zstd_levels (), dict, visible, error);
 }
 
 static gboolean
 level_from_params (const guint *params, gsize n_params, gint *level, GError **error)
 {
-  *level = n_params > 0 ? (gint) params[0] : ZSTD_DEFAULT_LEVEL;
-  return check_level (*level, error);
+  return ncz_codec_level_from_params (zstd_levels (), params, n_params, level, error);
 }
 
 static NczJson *
 zstd_to_json (const guint *visible, gsize n_visible, GError **error)
 {
-  NczJson *dict;
-  gint level;
-
-  if (!level_from_params (visible, n_visible, &level, error))
-    return NULL;
-  dict = ncz_json_new_object ();
-  ncz_json_object_set (dict, "id", ncz_json_new_string ("zstd", -1));
-  ncz_json_object_set (dict, "level", ncz_json_new_int64 (level));
-  return dict;
+  return ncz_codec_level_to_json (zstd_levels (), visible, n_visible, error);
 }
 
 static GBytes *

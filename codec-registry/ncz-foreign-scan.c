@@ -202,7 +202,8 @@ is_valid_codec_id (const char *id)
 }
 
 /* The entry point an Ncz module of this file name would export:
- * libncz-codec-zstd.so → ncz_plugin_zstd_describe */
+ * libncz-codec-zstd.so → ncz_plugin_zstd_describe,
+ * libncz-store-file.so → ncz_plugin_file_describe */
 static char *
 ncz_entry_point_for (const char *path)
 {
@@ -214,8 +215,15 @@ ncz_entry_point_for (const char *path)
     *dot = '\0';
   if (g_str_has_prefix (start, "ncz-"))
     start += 4;
-  if (g_str_has_prefix (start, "codec-"))
-    start += 6;
+  /* the naming rule of ncz-inspect-1.0 --manifest */
+  for (const char * const *kind = (const char * const[]) { "store-", "backend-", "format-",
+                                                           "codec-", "plugin-", NULL };
+       *kind != NULL; kind++)
+    if (g_str_has_prefix (start, *kind))
+      {
+        start += strlen (*kind);
+        break;
+      }
   g_strdelimit (start, "-", '_');
   return g_strdup_printf ("ncz_plugin_%s_describe", start);
 }
@@ -698,12 +706,13 @@ pair (NczForeignScan *self,
       gboolean took = FALSE;
       g_autofree char *reason = NULL;
 
-      if (c->ncz_module && c->broken == NULL)
+      if (c->ncz_module)
         {
+          /* Ncz's modules (codecs, stores, backends) on HDF5_PLUGIN_PATH */
           add_skipped_row (self, skipped, c,
                            c->h5 != NULL ? (guint) c->h5->id : c->codec != NULL ? c->codec->hdf5id : 0,
                            c->codec != NULL ? c->codec->codecid : NULL, NCZ_FOREIGN_NCZ_MODULE,
-                           "one of Ncz's codec modules: served natively through NCZ_PLUGIN_PATH, "
+                           "one of Ncz's modules: served natively through NCZ_PLUGIN_PATH, "
                            "not paired here");
           continue;
         }

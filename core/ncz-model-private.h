@@ -56,6 +56,12 @@ NCZ_PRIVATE_API gboolean ncz_variable_move_attribute (NczVariable *self, const c
  * another program appended to it). */
 NCZ_PRIVATE_API void ncz_dimension_grow (NczDimension *self, guint64 length);
 
+/* Reusable chunk-sized buffers (ncz-buffer.c), for the chunk engine and
+ * codecs: fresh multi-MiB allocations fault their pages in on first use. */
+NCZ_PRIVATE_API gpointer ncz_buffer_alloc (gsize size, gsize *capacity);
+NCZ_PRIVATE_API void ncz_buffer_release (gpointer data, gsize capacity);
+NCZ_PRIVATE_API GBytes *ncz_buffer_new_bytes (gpointer data, gsize length, gsize capacity);
+
 /* Chunk grid helpers */
 NCZ_PRIVATE_API guint64 ncz_variable_get_chunk_n_elements (NczVariable *self);
 NCZ_PRIVATE_API gsize ncz_variable_get_chunk_n_bytes (NczVariable *self);

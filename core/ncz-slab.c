@@ -205,7 +205,8 @@ read_task (ChunkTask *t)
           return;
         }
       g_clear_error (&error);
-      guint8 *buf = g_try_malloc (s->chunk_bytes);
+      gsize capacity;
+      guint8 *buf = ncz_buffer_alloc (s->chunk_bytes, &capacity);
       if (buf == NULL)
         {
           g_set_error (&t->error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
@@ -213,7 +214,7 @@ read_task (ChunkTask *t)
           return;
         }
       ncz_fill_buffer (buf, s->esize, s->chunk_bytes / MAX (s->esize, 1), s->fill);
-      data = g_bytes_new_take (buf, s->chunk_bytes);
+      data = ncz_buffer_new_bytes (buf, s->chunk_bytes, capacity);
     }
   if (g_bytes_get_size (data) != s->chunk_bytes)
     {
@@ -232,14 +233,15 @@ write_task (ChunkTask *t)
   Slab *s = t->slab;
   GError *error = NULL;
   guint8 *buf = NULL;
+  gsize capacity = 0;
   GMutex *lock = NULL;
+  g_autoptr(GBytes) old = NULL;
   g_autoptr(GBytes) out = NULL;
 
   if (g_cancellable_set_error_if_cancelled (s->cancellable, &t->error))
     return;
   if (!t->full)
     {
-      g_autoptr(GBytes) old = NULL;
       lock = chunk_lock_for (s->var, t->index, s->rank);
       g_mutex_lock (lock);
       old = ncz_format_read_chunk (s->format, s->var, t->index, s->cancellable, &error);
@@ -257,29 +259,27 @@ write_task (ChunkTask *t)
                        name, g_bytes_get_size (old), s->chunk_bytes);
           goto out;
         }
-      if (old)
-        buf = g_bytes_unref_to_data (g_steal_pointer (&old), &(gsize){0});
     }
+  buf = ncz_buffer_alloc (s->chunk_bytes, &capacity);
   if (buf == NULL)
     {
-      buf = g_try_malloc (s->chunk_bytes);
-      if (buf == NULL)
-        {
-          g_set_error (&t->error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
-                       "out of memory for a chunk of %" G_GSIZE_FORMAT " bytes", s->chunk_bytes);
-          goto out;
-        }
-      /* a fully covered chunk inside the shape is overwritten whole; edge
-       * chunks keep the fill value beyond the shape */
-      if (!t->full || !chunk_inside_shape (s, t->index))
-        ncz_fill_buffer (buf, s->esize, s->chunk_bytes / MAX (s->esize, 1), s->fill);
+      g_set_error (&t->error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
+                   "out of memory for a chunk of %" G_GSIZE_FORMAT " bytes", s->chunk_bytes);
+      goto out;
     }
+  if (old)
+    memcpy (buf, g_bytes_get_data (old, NULL), s->chunk_bytes);
+  else if (!t->full || !chunk_inside_shape (s, t->index))
+    /* a fully covered chunk inside the shape is overwritten whole; edge
+     * chunks keep the fill value beyond the shape */
+    ncz_fill_buffer (buf, s->esize, s->chunk_bytes / MAX (s->esize, 1), s->fill);
+  g_clear_pointer (&old, g_bytes_unref);
   walk_chunk (s, t, buf, TRUE);
-  out = g_bytes_new_take (g_steal_pointer (&buf), s->chunk_bytes);
+  out = ncz_buffer_new_bytes (g_steal_pointer (&buf), s->chunk_bytes, capacity);
   if (!ncz_format_write_chunk (s->format, s->var, t->index, out, s->cancellable, &error))
     t->error = error;
 out:
-  g_free (buf);
+  ncz_buffer_release (buf, capacity);
   if (lock)
     g_mutex_unlock (lock);
 }

@@ -269,6 +269,7 @@ blosc_encode (const guint *working, gsize n_working, GBytes *input, GError **err
   const char *cname = NULL;
   const guchar *src;
   gsize nbytes, dest_size;
+  gsize capacity;
   guchar *dest;
   int shuffle, written;
   gsize typesize;
@@ -292,20 +293,24 @@ blosc_encode (const guint *working, gsize n_working, GBytes *input, GError **err
     shuffle = typesize == 1 ? BLOSC_BITSHUFFLE : BLOSC_SHUFFLE;
 
   dest_size = nbytes + BLOSC_MAX_OVERHEAD;
-  dest = g_malloc (dest_size);
+  dest = ncz_buffer_alloc (dest_size, &capacity);
+  if (dest == NULL)
+    {
+      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED,
+                   "blosc: out of memory for %" G_GSIZE_FORMAT " bytes", dest_size);
+      return NULL;
+    }
   written = blosc_compress_ctx ((int) p.clevel, shuffle, typesize, nbytes, src != NULL ? src : dest,
                                 dest, dest_size, cname, p.blocksize, 1);
   if (written <= 0)
     {
-      g_free (dest);
+      ncz_buffer_release (dest, capacity);
       g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED,
                    "blosc (%s, clevel %u, shuffle %d) failed to compress %" G_GSIZE_FORMAT
                    " bytes (code %d)", cname, p.clevel, shuffle, nbytes, written);
       return NULL;
     }
-  if ((gsize) written < dest_size)
-    dest = g_realloc (dest, written);
-  return g_bytes_new_take (dest, written);
+  return ncz_buffer_new_bytes (dest, written, capacity);
 }
 
 static guint32

@@ -22,6 +22,7 @@
 #include <ncz/ncz.h>
 #include "ncz-json-private.h"
 #include "ncz-filter-abi-private.h"
+#include "ncz-model-private.h"
 
 G_BEGIN_DECLS
 

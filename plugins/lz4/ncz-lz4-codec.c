@@ -162,7 +162,7 @@ static GBytes *
 lz4_encode (const guint *working, gsize n_working, GBytes *input, GError **error)
 {
   const char *src;
-  gsize nbytes;
+  gsize nbytes, capacity;
   int bound, written;
   guchar *dest;
 
@@ -170,19 +170,24 @@ lz4_encode (const guint *working, gsize n_working, GBytes *input, GError **error
   if (!check_input_size (nbytes, error))
     return NULL;
   bound = LZ4_compressBound ((int) nbytes);
-  dest = g_malloc (NUMCODECS_HEADER_SIZE + (gsize) bound);
+  dest = ncz_buffer_alloc (NUMCODECS_HEADER_SIZE + (gsize) bound, &capacity);
+  if (dest == NULL)
+    {
+      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED,
+                   "lz4: out of memory for %d bytes", bound);
+      return NULL;
+    }
   put_le32 (dest, (guint32) nbytes);
   written = LZ4_compress_fast (src != NULL ? src : "", (char *) dest + NUMCODECS_HEADER_SIZE,
                                (int) nbytes, bound, acceleration_of (working, n_working));
   if (written <= 0)
     {
-      g_free (dest);
+      ncz_buffer_release (dest, capacity);
       g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED,
                    "lz4 failed to compress %" G_GSIZE_FORMAT " bytes", nbytes);
       return NULL;
     }
-  dest = g_realloc (dest, NUMCODECS_HEADER_SIZE + (gsize) written);
-  return g_bytes_new_take (dest, NUMCODECS_HEADER_SIZE + (gsize) written);
+  return ncz_buffer_new_bytes (dest, NUMCODECS_HEADER_SIZE + (gsize) written, capacity);
 }
 
 static GBytes *

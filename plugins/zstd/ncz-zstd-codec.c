@@ -62,7 +62,7 @@ zstd_encode (const guint *working, gsize n_working, GBytes *input, GError **erro
   gsize length;
   const guint8 *in = g_bytes_get_data (input, &length);
   gint level;
-  gsize bound, out_length;
+  gsize bound, out_length, capacity;
   guint8 *out;
 
   if (!level_from_params (working, n_working, &level, error))
@@ -74,16 +74,23 @@ zstd_encode (const guint *working, gsize n_working, GBytes *input, GError **erro
                    "zstd: a chunk of %" G_GSIZE_FORMAT " bytes is too large", length);
       return NULL;
     }
-  out = g_malloc (bound);
+  out = ncz_buffer_alloc (bound, &capacity);
+  if (out == NULL)
+    {
+      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED,
+                   "zstd: out of memory for %" G_GSIZE_FORMAT " bytes", bound);
+      return NULL;
+    }
   out_length = ZSTD_compress (out, bound, in, length, level);
   if (ZSTD_isError (out_length))
     {
       g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED, "zstd: compression failed: %s",
                    ZSTD_getErrorName (out_length));
-      g_free (out);
+      ncz_buffer_release (out, capacity);
       return NULL;
     }
-  return g_bytes_new_take (g_realloc (out, MAX (out_length, 1)), out_length);
+  /* a pooled buffer: reused for the next chunk once the caller is done */
+  return ncz_buffer_new_bytes (out, out_length, capacity);
 }
 
 static GBytes *

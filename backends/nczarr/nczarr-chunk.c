@@ -225,6 +225,9 @@ nczarr_chunk_read (NczNczarrFormat *self, NczVariable *variable,
       return NULL;
     }
 
+  if (!needs_swap (variable) && stored == model &&
+      !(info && info->fortran_order && ncz_variable_get_n_dimensions (variable) > 1))
+    return g_steal_pointer (&data);   /* stored as the model wants it: no copy */
   buf = g_bytes_unref_to_data (g_steal_pointer (&data), &len);
   if (needs_swap (variable))
     ncz_byteswap_buffer (buf, stored, n_elements);

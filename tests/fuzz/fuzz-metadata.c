@@ -36,7 +36,7 @@
 /* What the inputs reached, reported by the standalone driver. */
 static guint n_json_ok, n_opened, n_vars_read;
 
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+#include "fuzz-standalone.h"
 
 static void
 check_json_roundtrip (const uint8_t *text, size_t len)
@@ -251,103 +251,19 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
 #ifndef NCZ_LIBFUZZER
 
-/* Standalone driver: runs files and directories given on the command
- * line, each seed as it is, cut at several lengths, and with a fixed
- * series of byte mutations. Exit 0 when nothing crashed. */
-
-static guint n_runs;
-
-static void
-run_one (const uint8_t *data, size_t size)
-{
-  LLVMFuzzerTestOneInput (data, size);
-  n_runs++;
-}
-
-static void
-run_mutations (const uint8_t *data, size_t size, guint32 seed, guint n_mutations)
-{
-  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
-  guint8 *copy = g_memdup2 (data, size ? size : 1);
-  static const guint8 interesting[] = {
-    0x00, 0xff, '"', '\\', '[', ']', '{', '}', ',', ':', '-', '0', '9', 'e', 'N',
-  };
-
-  run_one (data, size);
-  for (guint i = 1; i <= 8 && size > 0; i++)
-    run_one (data, size * i / 9);
-  for (guint m = 0; m < n_mutations && size > 0; m++)
-    {
-      gsize pos = (gsize) g_rand_int_range (rand, 0, (gint32) MIN (size, G_MAXINT32));
-      guint8 saved = copy[pos];
-      if (g_rand_boolean (rand))
-        copy[pos] = interesting[g_rand_int_range (rand, 0, G_N_ELEMENTS (interesting))];
-      else
-        copy[pos] ^= (guint8) (1u << g_rand_int_range (rand, 0, 8));
-      run_one (copy, size);
-      copy[pos] = saved;
-    }
-  g_free (copy);
-}
-
-static void
-run_path (const char *path, guint n_mutations)
-{
-  GError *error = NULL;
-
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      GDir *dir = g_dir_open (path, 0, &error);
-      GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-      const char *name;
-
-      if (dir == NULL)
-        g_error ("%s", error->message);
-      while ((name = g_dir_read_name (dir)) != NULL)
-        if (name[0] != '.')
-          g_ptr_array_add (names, g_build_filename (path, name, NULL));
-      g_dir_close (dir);
-      g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
-      for (guint i = 0; i < names->len; i++)
-        run_path (g_ptr_array_index (names, i), n_mutations);
-      g_ptr_array_unref (names);
-      return;
-    }
-  {
-    char *contents = NULL;
-    gsize size = 0;
-    if (!g_file_get_contents (path, &contents, &size, &error))
-      g_error ("%s", error->message);
-    run_mutations ((const uint8_t *) contents, size, g_str_hash (path), n_mutations);
-    g_free (contents);
-  }
-}
-
 int
 main (int argc, char **argv)
 {
-  guint n_mutations = 1000;
-  const char *env = g_getenv ("NCZ_FUZZ_MUTATIONS");
-  guint n_paths = 0;
+  static const guint8 interesting[] = { 0x00, 0xff, '"', '\\', '[', ']', '{', '}', ',', ':', '-', '0', '9', 'e', 'N' };
+  guint n_runs = 0;
+  int status = ncz_fuzz_standalone_main (argc, argv, "fuzz-metadata", 1000, interesting,
+                                         G_N_ELEMENTS (interesting), &n_runs);
 
-  if (env != NULL)
-    n_mutations = (guint) g_ascii_strtoull (env, NULL, 10);
-  for (int i = 1; i < argc; i++)
-    {
-      if (argv[i][0] == '-')
-        continue;            /* libFuzzer-style flags are ignored */
-      run_path (argv[i], n_mutations);
-      n_paths++;
-    }
-  if (n_paths == 0)
-    {
-      g_printerr ("usage: fuzz-metadata-standalone CORPUS_DIR_OR_FILE...\n");
-      return 2;
-    }
-  g_print ("fuzz-metadata: %u inputs ran without a finding (%u JSON parts parsed, "
-           "%u datasets opened, %u variables read)\n",
-           n_runs, n_json_ok, n_opened, n_vars_read);
-  return n_runs > 0 ? 0 : 1;
+  if (status == 0)
+    g_print ("fuzz-metadata: %u inputs ran without a finding (%u JSON parts parsed, "
+             "%u datasets opened, %u variables read)\n",
+             n_runs, n_json_ok, n_opened, n_vars_read);
+  return status;
 }
 
 #endif

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include <ncz/ncz.h>
+#include "interop-values.h"
 
 #define MAX_DIMS 4
 
@@ -53,60 +54,6 @@ static const NczType numeric_types[] = {
   NCZ_TYPE_INT, NCZ_TYPE_UINT, NCZ_TYPE_INT64, NCZ_TYPE_UINT64,
   NCZ_TYPE_FLOAT, NCZ_TYPE_DOUBLE,
 };
-
-/* The value formula (see interop_common.py). */
-static void
-value_at (NczType t, guint64 n, gpointer out)
-{
-  switch (t)
-    {
-    case NCZ_TYPE_BYTE:
-      *(gint8 *) out = (gint8) ((gint64) ((n * 37 + 11) % 256) - 128);
-      break;
-    case NCZ_TYPE_UBYTE:
-      *(guint8 *) out = (guint8) ((n * 37 + 11) % 256);
-      break;
-    case NCZ_TYPE_SHORT:
-      *(gint16 *) out = (gint16) ((gint64) ((n * 1237 + 11) % 65536) - 32768);
-      break;
-    case NCZ_TYPE_USHORT:
-      *(guint16 *) out = (guint16) ((n * 1237 + 11) % 65536);
-      break;
-    case NCZ_TYPE_INT:
-      *(gint32 *) out = (gint32) ((gint64) ((n * 2654435761u + 12345u) % 4294967296u)
-                                  - 2147483648LL);
-      break;
-    case NCZ_TYPE_UINT:
-      *(guint32 *) out = (guint32) ((n * 2654435761u + 12345u) % 4294967296u);
-      break;
-    case NCZ_TYPE_INT64:
-      {
-        guint64 u = n * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) + 1;
-        *(gint64 *) out = (gint64) (u ^ G_GUINT64_CONSTANT (0x8000000000000000));
-      }
-      break;
-    case NCZ_TYPE_UINT64:
-      *(guint64 *) out = n * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) + 1;
-      break;
-    case NCZ_TYPE_FLOAT:
-      {
-        volatile double p = (double) n * 1.1;
-        *(float *) out = (float) (p - 5.0);
-      }
-      break;
-    case NCZ_TYPE_DOUBLE:
-      {
-        volatile double p = (double) n * 0.1;
-        *(double *) out = p - 3.0 / 7.0;
-      }
-      break;
-    case NCZ_TYPE_CHAR:
-      *(char *) out = (char) ('a' + n % 26);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-}
 
 static char *
 string_at (guint64 n)
@@ -285,7 +232,7 @@ make_var (Ctx *ctx, VarSpec *vs)
           if (strings)
             strings[k] = string_at (flat + 31 * (guint64) seed);
           else
-            value_at (vs->type, flat + 31 * (guint64) seed, buf + k * esize);
+            interop_value_at (vs->type, flat + 31 * (guint64) seed, buf + k * esize);
           for (gint i = (gint) vs->nd - 1; i >= 0; i--)
             {
               if (++idx[i] < vs->count[i])
@@ -397,7 +344,7 @@ num_attr (Ctx *ctx, NczGroup *grp, NczVariable *var, const char *owner,
   buf = g_malloc0 (n * es);
 
   for (guint i = 0; i < n; i++)
-    value_at (t, i + 31 * (guint64) seed, buf + i * es);
+    interop_value_at (t, i + 31 * (guint64) seed, buf + i * es);
   a = ncz_attribute_new_values (name, t, buf, n, &error);
   if (a == NULL)
     die (name, error);

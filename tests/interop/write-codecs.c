@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include <ncz/ncz.h>
+#include "interop-values.h"
 
 #define MAX_DIMS 4
 
@@ -63,57 +64,6 @@ die (const char *what, GError *error)
 {
   g_printerr ("write-codecs: %s: %s\n", what, error ? error->message : "failed");
   exit (1);
-}
-
-/* The value formula (see interop_common.py). */
-static void
-value_at (NczType t, guint64 n, gpointer out)
-{
-  switch (t)
-    {
-    case NCZ_TYPE_BYTE:
-      *(gint8 *) out = (gint8) ((gint64) ((n * 37 + 11) % 256) - 128);
-      break;
-    case NCZ_TYPE_UBYTE:
-      *(guint8 *) out = (guint8) ((n * 37 + 11) % 256);
-      break;
-    case NCZ_TYPE_SHORT:
-      *(gint16 *) out = (gint16) ((gint64) ((n * 1237 + 11) % 65536) - 32768);
-      break;
-    case NCZ_TYPE_USHORT:
-      *(guint16 *) out = (guint16) ((n * 1237 + 11) % 65536);
-      break;
-    case NCZ_TYPE_INT:
-      *(gint32 *) out = (gint32) ((gint64) ((n * 2654435761u + 12345u) % 4294967296u)
-                                  - 2147483648LL);
-      break;
-    case NCZ_TYPE_UINT:
-      *(guint32 *) out = (guint32) ((n * 2654435761u + 12345u) % 4294967296u);
-      break;
-    case NCZ_TYPE_INT64:
-      {
-        guint64 u = n * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) + 1;
-        *(gint64 *) out = (gint64) (u ^ G_GUINT64_CONSTANT (0x8000000000000000));
-      }
-      break;
-    case NCZ_TYPE_UINT64:
-      *(guint64 *) out = n * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) + 1;
-      break;
-    case NCZ_TYPE_FLOAT:
-      {
-        volatile double p = (double) n * 1.1;
-        *(float *) out = (float) (p - 5.0);
-      }
-      break;
-    case NCZ_TYPE_DOUBLE:
-      {
-        volatile double p = (double) n * 0.1;
-        *(double *) out = p - 3.0 / 7.0;
-      }
-      break;
-    default:
-      die ("write-codecs", NULL);
-    }
 }
 
 static guint
@@ -299,7 +249,7 @@ add_variable (NczGroup *root, NczGroup *grp, const char *spec, guint seed)
   buf = g_malloc (n * es);
   for (guint64 i = 0; i < n; i++)
     if (strcmp (kind, "formula") == 0)
-      value_at (type, i + 31 * (guint64) seed, buf + i * es);
+      interop_value_at (type, i + 31 * (guint64) seed, buf + i * es);
     else if (strcmp (kind, "ramp") == 0)
       ramp_at (type, i, 0.0, buf + i * es);
     else if (strcmp (kind, "ramp-half") == 0)

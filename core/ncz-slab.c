@@ -5,8 +5,9 @@
  * fill value when it was never written) is scattered into the caller's
  * buffer; on write, a fully covered chunk is built from the caller's
  * values and written, a partly covered one is read, modified and
- * written. Tasks run on a shared thread pool, a bounded batch at a time,
- * so memory stays a few chunks per worker whatever the selection size.
+ * written. Every worker of the shared pool takes the next chunk as soon
+ * as it is done with one, so memory stays one chunk (and its encoded
+ * form) per worker whatever the selection size.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -284,107 +285,146 @@ out:
     g_mutex_unlock (lock);
 }
 
-/* ---- batches run on the shared pool ---- */
+/* ---- chunks claimed one at a time by every worker ---- */
+
+/* The chunks a selection touches, in C order of their indices. Workers
+ * take the next one under a lock (a few index increments), so no worker
+ * waits for another between chunks, and at most one chunk per worker is
+ * in flight: memory stays bounded whatever the selection size. */
+typedef struct {
+  Slab *slab;
+  gboolean is_write;
+  GMutex lock;
+  guint64 *c_lo;
+  guint64 *c_hi;
+  guint64 *c;              /* next chunk index to hand out */
+  gboolean done;           /* every chunk handed out, or stopped */
+  GError *error;           /* the first failure; stops the others */
+} ChunkCursor;
 
 static void
-run_read_task (gpointer item, gpointer user_data)
+chunk_task_clear (ChunkTask *t)
 {
-  read_task (item);
-}
-
-static void
-run_write_task (gpointer item, gpointer user_data)
-{
-  write_task (item);
-}
-
-static void
-run_batch (ChunkTask **tasks, guint n, gboolean is_write)
-{
-  ncz_parallel_for ((gpointer *) tasks, n, is_write ? run_write_task : run_read_task, NULL);
-}
-
-static void
-chunk_task_free (ChunkTask *t)
-{
-  g_free (t->index);
-  g_free (t->lo);
-  g_free (t->hi);
+  g_clear_pointer (&t->index, g_free);
+  g_clear_pointer (&t->lo, g_free);
+  g_clear_pointer (&t->hi, g_free);
   g_clear_error (&t->error);
-  g_free (t);
+}
+
+/* Fills @t with the next chunk that holds selected points; FALSE when
+ * there is none left. Called with the cursor locked. */
+static gboolean
+cursor_next_locked (ChunkCursor *cur, ChunkTask *t)
+{
+  Slab *s = cur->slab;
+  guint rank = s->rank;
+
+  while (!cur->done)
+    {
+      gboolean empty = FALSE;
+      for (guint d = 0; d < rank && !empty; d++)
+        if (!points_in_chunk (s, d, cur->c[d], &t->lo[d], &t->hi[d]))
+          empty = TRUE;
+      if (!empty)
+        memcpy (t->index, cur->c, sizeof (guint64) * MAX (rank, 1));
+
+      /* advance the odometer */
+      gint d = (gint) rank - 1;
+      while (d >= 0)
+        {
+          if (cur->c[d] < cur->c_hi[d])
+            {
+              cur->c[d]++;
+              break;
+            }
+          cur->c[d] = cur->c_lo[d];
+          d--;
+        }
+      if (d < 0)
+        cur->done = TRUE;
+      if (!empty)
+        {
+          if (cur->is_write)
+            t->full = chunk_fully_covered (s, t->index, t->lo, t->hi);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+cursor_work (gpointer item, gpointer user_data)
+{
+  ChunkCursor *cur = user_data;
+  guint rank = cur->slab->rank;
+  ChunkTask t = { 0 };
+
+  t.slab = cur->slab;
+  t.index = g_new0 (guint64, MAX (rank, 1));
+  t.lo = g_new0 (guint64, MAX (rank, 1));
+  t.hi = g_new0 (guint64, MAX (rank, 1));
+  while (TRUE)
+    {
+      gboolean more;
+
+      g_mutex_lock (&cur->lock);
+      more = cur->error == NULL && cursor_next_locked (cur, &t);
+      g_mutex_unlock (&cur->lock);
+      if (!more)
+        break;
+      if (cur->is_write)
+        write_task (&t);
+      else
+        read_task (&t);
+      if (t.error)
+        {
+          g_mutex_lock (&cur->lock);
+          if (cur->error == NULL)
+            cur->error = g_steal_pointer (&t.error);
+          cur->done = TRUE;
+          g_mutex_unlock (&cur->lock);
+          g_clear_error (&t.error);
+        }
+    }
+  chunk_task_clear (&t);
 }
 
 static gboolean
 run_slab (Slab *s, gboolean is_write, GError **error)
 {
   guint rank = s->rank;
-  gboolean ok = TRUE;
-  guint batch_size = MAX (2, ncz_parallel_get_n_workers () * 2);
-  g_autofree guint64 *c_lo = g_new0 (guint64, MAX (rank, 1));
-  g_autofree guint64 *c_hi = g_new0 (guint64, MAX (rank, 1));
-  g_autofree guint64 *c = g_new0 (guint64, MAX (rank, 1));
-  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func ((GDestroyNotify) chunk_task_free);
+  guint n_workers = ncz_parallel_get_n_workers ();
+  ChunkCursor cur = { 0 };
+  g_autofree gpointer *items = g_new0 (gpointer, n_workers);
 
+  cur.slab = s;
+  cur.is_write = is_write;
+  g_mutex_init (&cur.lock);
+  cur.c_lo = g_new0 (guint64, MAX (rank, 1));
+  cur.c_hi = g_new0 (guint64, MAX (rank, 1));
+  cur.c = g_new0 (guint64, MAX (rank, 1));
   for (guint d = 0; d < rank; d++)
     {
       guint64 last = s->start[d] + (s->count[d] - 1) * (guint64) s->stride[d];
-      c_lo[d] = s->start[d] / s->chunks[d];
-      c_hi[d] = last / s->chunks[d];
-      c[d] = c_lo[d];
+      cur.c_lo[d] = s->start[d] / s->chunks[d];
+      cur.c_hi[d] = last / s->chunks[d];
+      cur.c[d] = cur.c_lo[d];
     }
 
-  while (ok)
+  /* one item per worker, each draining the cursor; a worker that starts
+   * late (the pool busy elsewhere) finds nothing left and returns */
+  ncz_parallel_for (items, n_workers, cursor_work, &cur);
+
+  g_free (cur.c_lo);
+  g_free (cur.c_hi);
+  g_free (cur.c);
+  g_mutex_clear (&cur.lock);
+  if (cur.error)
     {
-      ChunkTask *t = g_new0 (ChunkTask, 1);
-      gboolean empty = FALSE;
-      t->slab = s;
-      t->index = g_memdup2 (c, sizeof (guint64) * MAX (rank, 1));
-      t->lo = g_new0 (guint64, MAX (rank, 1));
-      t->hi = g_new0 (guint64, MAX (rank, 1));
-      for (guint d = 0; d < rank && !empty; d++)
-        if (!points_in_chunk (s, d, c[d], &t->lo[d], &t->hi[d]))
-          empty = TRUE;
-      if (empty)
-        chunk_task_free (t);
-      else
-        {
-          if (is_write)
-            t->full = chunk_fully_covered (s, t->index, t->lo, t->hi);
-          g_ptr_array_add (batch, t);
-        }
-
-      /* next chunk index */
-      gint d = (gint) rank - 1;
-      while (d >= 0)
-        {
-          if (c[d] < c_hi[d])
-            {
-              c[d]++;
-              break;
-            }
-          c[d] = c_lo[d];
-          d--;
-        }
-      gboolean done = d < 0;
-
-      if (batch->len >= batch_size || (done && batch->len > 0))
-        {
-          run_batch ((ChunkTask **) batch->pdata, batch->len, is_write);
-          for (guint i = 0; i < batch->len; i++)
-            {
-              ChunkTask *bt = g_ptr_array_index (batch, i);
-              if (bt->error && ok)
-                {
-                  g_propagate_error (error, g_steal_pointer (&bt->error));
-                  ok = FALSE;
-                }
-            }
-          g_ptr_array_set_size (batch, 0);
-        }
-      if (done)
-        break;
+      g_propagate_error (error, cur.error);
+      return FALSE;
     }
-  return ok;
+  return TRUE;
 }
 
 static gboolean

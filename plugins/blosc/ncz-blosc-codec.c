@@ -323,7 +323,7 @@ static GBytes *
 blosc_decode (const guint *working, gsize n_working, GBytes *input, GError **error)
 {
   const guchar *src;
-  gsize length, nbytes = 0;
+  gsize length, nbytes = 0, capacity = 0;
   guint32 header_nbytes, header_blocksize, header_cbytes;
   guint version, flags;
   guchar *dest;
@@ -403,7 +403,7 @@ blosc_decode (const guint *working, gsize n_working, GBytes *input, GError **err
   if (nbytes == 0)
     return g_bytes_new (NULL, 0);
 
-  dest = g_try_malloc (nbytes);
+  dest = ncz_buffer_alloc (nbytes, &capacity);
   if (dest == NULL)
     {
       g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED,
@@ -413,13 +413,13 @@ blosc_decode (const guint *working, gsize n_working, GBytes *input, GError **err
   got = blosc_decompress_ctx (src, dest, nbytes, 1);
   if (got < 0 || (gsize) got != nbytes)
     {
-      g_free (dest);
+      ncz_buffer_release (dest, capacity);
       g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_CORRUPT,
                    "blosc buffer of %" G_GSIZE_FORMAT " bytes is corrupt (decompression gave %d "
                    "of %" G_GSIZE_FORMAT " bytes)", length, got, nbytes);
       return NULL;
     }
-  return g_bytes_new_take (dest, nbytes);
+  return ncz_buffer_new_bytes (dest, nbytes, capacity);
 }
 
 const NczCodecModuleDesc ncz_blosc_codec_desc = {

@@ -38,6 +38,31 @@ zstd_levels (void)
   return &levels;
 }
 
+/* One compression and one decompression context per thread, reused for
+ * every chunk: building a context sets up its tables, which costs as much
+ * as compressing a small chunk. (Codec modules stay loaded for the life
+ * of the process, so the destroy functions stay valid.) */
+static GPrivate cctx_key = G_PRIVATE_INIT ((GDestroyNotify) ZSTD_freeCCtx);
+static GPrivate dctx_key = G_PRIVATE_INIT ((GDestroyNotify) ZSTD_freeDCtx);
+
+static ZSTD_CCtx *
+thread_cctx (void)
+{
+  ZSTD_CCtx *cctx = g_private_get (&cctx_key);
+  if (cctx == NULL && (cctx = ZSTD_createCCtx ()) != NULL)
+    g_private_set (&cctx_key, cctx);
+  return cctx;
+}
+
+static ZSTD_DCtx *
+thread_dctx (void)
+{
+  ZSTD_DCtx *dctx = g_private_get (&dctx_key);
+  if (dctx == NULL && (dctx = ZSTD_createDCtx ()) != NULL)
+    g_private_set (&dctx_key, dctx);
+  return dctx;
+}
+
 static gboolean
 zstd_from_json (const NczJson *dict, GArray *visible, GError **error)
 {
@@ -64,6 +89,7 @@ zstd_encode (const guint *working, gsize n_working, GBytes *input, GError **erro
   gint level;
   gsize bound, out_length, capacity;
   guint8 *out;
+  ZSTD_CCtx *cctx;
 
   if (!level_from_params (working, n_working, &level, error))
     return NULL;
@@ -81,7 +107,9 @@ zstd_encode (const guint *working, gsize n_working, GBytes *input, GError **erro
                    "zstd: out of memory for %" G_GSIZE_FORMAT " bytes", bound);
       return NULL;
     }
-  out_length = ZSTD_compress (out, bound, in, length, level);
+  cctx = thread_cctx ();
+  out_length = cctx ? ZSTD_compressCCtx (cctx, out, bound, in, length, level)
+                    : ZSTD_compress (out, bound, in, length, level);
   if (ZSTD_isError (out_length))
     {
       g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED, "zstd: compression failed: %s",
@@ -164,8 +192,9 @@ zstd_decode (const guint *working, gsize n_working, GBytes *input, GError **erro
   gsize length;
   const guint8 *in = g_bytes_get_data (input, &length);
   unsigned long long content_size;
-  gsize limit, result;
+  gsize limit, result, capacity;
   guint8 *out;
+  ZSTD_DCtx *dctx;
 
   if (length == 0)
     return corrupt (error, "empty input");
@@ -180,11 +209,15 @@ zstd_decode (const guint *working, gsize n_working, GBytes *input, GError **erro
   if (content_size > limit)
     return corrupt (error, "frame content size larger than the frame can hold");
 
-  out = g_malloc (MAX (content_size, 1));
-  result = ZSTD_decompress (out, content_size, in, length);
+  out = ncz_buffer_alloc (MAX (content_size, 1), &capacity);
+  if (out == NULL)
+    return corrupt (error, "frame content size does not fit in memory");
+  dctx = thread_dctx ();
+  result = dctx ? ZSTD_decompressDCtx (dctx, out, content_size, in, length)
+                : ZSTD_decompress (out, content_size, in, length);
   if (ZSTD_isError (result))
     {
-      g_free (out);
+      ncz_buffer_release (out, capacity);
       /* more than one frame: their total is unknown here */
       if (ZSTD_getErrorCode (result) == ZSTD_error_dstSize_tooSmall)
         return zstd_decode_stream (in, length, limit, error);
@@ -192,10 +225,10 @@ zstd_decode (const guint *working, gsize n_working, GBytes *input, GError **erro
     }
   if (result != content_size)
     {
-      g_free (out);
+      ncz_buffer_release (out, capacity);
       return corrupt (error, "frame shorter than its content size");
     }
-  return g_bytes_new_take (out, result);
+  return ncz_buffer_new_bytes (out, result, capacity);
 }
 
 static const NczCodecModuleDesc zstd_desc = {

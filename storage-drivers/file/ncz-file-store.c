@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ncz-file-store.h"
+#include "ncz-model-private.h"
 
 /* NczFileStore: each object is a regular file under the root directory,
  * key "a/b/.zarray" being the file root/a/b/.zarray; prefixes are
@@ -254,7 +255,7 @@ ncz_file_store_read (NczStore     *store,
   struct stat st;
   guint64 size, n;
   guint8 *buf = NULL;
-  gsize done = 0;
+  gsize done = 0, capacity = 0;
   int fd;
 
   if (!check_ready (self, error))
@@ -298,7 +299,9 @@ ncz_file_store_read (NczStore     *store,
   n = size - offset;
   if (length >= 0 && (guint64) length < n)
     n = (guint64) length;
-  if (n > G_MAXSIZE || (n > 0 && (buf = g_try_malloc ((gsize) n)) == NULL))
+  /* chunk-sized objects come from the shared buffer pool, whose pages
+   * are already mapped: fresh multi-MiB buffers fault every page in */
+  if (n > G_MAXSIZE || (n > 0 && (buf = ncz_buffer_alloc ((gsize) n, &capacity)) == NULL))
     {
       close (fd);
       g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO,
@@ -324,7 +327,7 @@ ncz_file_store_read (NczStore     *store,
           int errsv = errno;
 
           close (fd);
-          g_free (buf);
+          ncz_buffer_release (buf, capacity);
           if (r == 0)
             g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO,
                          "cannot read “%s” in store “%s”: the file was truncated "
@@ -336,7 +339,7 @@ ncz_file_store_read (NczStore     *store,
       done += (gsize) r;
     }
   close (fd);
-  return g_bytes_new_take (buf, (gsize) n);
+  return ncz_buffer_new_bytes (buf, (gsize) n, capacity);
 }
 
 static gboolean

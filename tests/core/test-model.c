@@ -384,6 +384,103 @@ test_async_read (void)
   g_bytes_unref (out);
 }
 
+
+/* One bad chunk among many: the read fails with that chunk's error, the
+ * other workers stop claiming chunks, nothing crashes. */
+static void
+test_slab_error_stops (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczMemoryStore) store = NULL;
+  g_autoptr(NczDataset) ds = new_dataset (&store);
+  NczGroup *root = ncz_dataset_get_root_group (ds);
+  NczDimension *dims[2];
+  dims[0] = ncz_group_add_dimension (root, "y", 64, FALSE, NULL);
+  dims[1] = ncz_group_add_dimension (root, "x", 64, FALSE, NULL);
+  NczVariable *v = ncz_group_add_variable (root, "v", NCZ_TYPE_INT, 2, dims, &error);
+  guint64 chunks[] = { 4, 4 };
+  g_assert_true (ncz_variable_set_chunk_sizes (v, chunks, 2, &error));
+
+  guint64 start[] = { 0, 0 }, count[] = { 64, 64 };
+  g_autofree gint32 *vals = g_new (gint32, 64 * 64);
+  for (guint i = 0; i < 64 * 64; i++)
+    vals[i] = (gint32) i;
+  g_assert_true (ncz_variable_write (v, 2, start, count, NULL, vals, 64 * 64 * 4, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ncz_memory_store_get_n_objects (store), ==, 256);
+
+  /* chunk 9.7 holds 3 bytes instead of 64 */
+  g_autoptr(GBytes) bad = g_bytes_new ("abc", 3);
+  g_assert_true (ncz_store_write (NCZ_STORE (store), "v/9.7", bad, NULL, &error));
+  memset (vals, 0, 64 * 64 * 4);
+  g_assert_false (ncz_variable_read (v, 2, start, count, NULL, vals, 64 * 64 * 4, NULL, &error));
+  g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK);
+  g_assert_nonnull (strstr (error->message, "'/v'"));
+  g_clear_error (&error);
+
+  /* a selection that avoids the bad chunk still reads */
+  guint64 s2[] = { 0, 0 }, c2[] = { 36, 64 };
+  g_assert_true (ncz_variable_read (v, 2, s2, c2, NULL, vals, 36 * 64 * 4, NULL, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < 36 * 64; i++)
+    g_assert_cmpint (vals[i], ==, (gint32) i);
+}
+
+/* The per-thread buffer cache: a freed chunk buffer is reused by the
+ * next request of a close size on the same thread, with headroom for
+ * objects that vary in size; buffers freed on another thread stay there. */
+static gpointer
+release_on_thread (gpointer data)
+{
+  gsize capacity = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (data), "capacity"));
+  gpointer buf = g_object_get_data (G_OBJECT (data), "buf");
+  ncz_buffer_release (buf, capacity);
+  return NULL;
+}
+
+static void
+test_buffer_cache (void)
+{
+  gsize cap1, cap2, cap3;
+  guint8 *a = ncz_buffer_alloc (1 << 20, &cap1);
+
+  g_assert_nonnull (a);
+  g_assert_cmpuint (cap1, >=, 1 << 20);
+  memset (a, 1, 1 << 20);
+  ncz_buffer_release (a, cap1);
+
+  /* a slightly larger object fits the headroom */
+  guint8 *b = ncz_buffer_alloc ((1 << 20) + 4096, &cap2);
+  g_assert_true (b == a);
+  g_assert_cmpuint (cap2, ==, cap1);
+  /* a much smaller one does not take it */
+  guint8 *c = ncz_buffer_alloc (300 * 1024, &cap3);
+  g_assert_true (c != b);
+  ncz_buffer_release (c, cap3);
+
+  /* a GBytes gives its buffer back when freed */
+  GBytes *bytes = ncz_buffer_new_bytes (b, 10, cap2);
+  g_bytes_unref (bytes);
+  guint8 *d = ncz_buffer_alloc (1 << 20, &cap2);
+  g_assert_true (d == a);
+
+  /* released on another thread: not in this thread's cache */
+  g_autoptr(GObject) holder = g_object_new (G_TYPE_OBJECT, NULL);
+  g_object_set_data (holder, "buf", d);
+  g_object_set_data (holder, "capacity", GSIZE_TO_POINTER (cap2));
+  GThread *t = g_thread_new ("release", release_on_thread, holder);
+  g_thread_join (t);
+  guint8 *e = ncz_buffer_alloc (1 << 20, &cap2);
+  g_assert_true (e != a);
+  ncz_buffer_release (e, cap2);
+
+  /* small buffers are plain allocations */
+  gsize small;
+  gpointer f = ncz_buffer_alloc (100, &small);
+  g_assert_cmpuint (small, ==, 100);
+  ncz_buffer_release (f, small);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -393,6 +490,8 @@ main (int argc, char **argv)
   g_test_add_func ("/model/define", test_define);
   g_test_add_func ("/model/slab/roundtrip", test_slab_roundtrip);
   g_test_add_func ("/model/slab/random", test_slab_large_random);
+  g_test_add_func ("/model/slab/error-stops", test_slab_error_stops);
+  g_test_add_func ("/model/buffer-cache", test_buffer_cache);
   g_test_add_func ("/model/scalar-and-strings", test_scalar_and_strings);
   g_test_add_func ("/model/unlimited-and-close", test_unlimited_and_readonly);
   g_test_add_func ("/model/async-read", test_async_read);

@@ -1,0 +1,310 @@
+/* make-input.c: writes the datasets ncz-copy's tests copy
+ *
+ *   make-input URL [rich|plain|big]
+ *
+ * rich: every type, groups, unlimited and scalar variables, strings,
+ * big-endian storage, fill values, no-fill, quantize, filter chains and
+ * chunks never written; plain: three unfiltered variables and one with
+ * bzip2; big: one variable of some megabytes.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ncz/ncz.h>
+
+static void
+check (gboolean ok, GError *error)
+{
+  if (!ok)
+    {
+      fprintf (stderr, "make-input: %s\n", error ? error->message : "failed");
+      exit (EXIT_FAILURE);
+    }
+}
+
+static NczVariable *
+add_var (NczGroup *g, const char *name, NczType type, guint rank, NczDimension **dims)
+{
+  GError *error = NULL;
+  NczVariable *v = ncz_group_add_variable (g, name, type, rank, dims, &error);
+  check (v != NULL, error);
+  return v;
+}
+
+static NczDimension *
+add_dim (NczGroup *g, const char *name, guint64 length, gboolean unlimited)
+{
+  GError *error = NULL;
+  NczDimension *d = ncz_group_add_dimension (g, name, length, unlimited, &error);
+  check (d != NULL, error);
+  return d;
+}
+
+static void
+set_attr (NczVariable *v, NczGroup *g, NczAttribute *a)
+{
+  GError *error = NULL;
+  gboolean ok = v ? ncz_variable_set_attribute (v, a, &error) : ncz_group_set_attribute (g, a, &error);
+  check (ok, error);
+  g_object_unref (a);
+}
+
+static void
+write_all (NczVariable *v, gconstpointer data, gsize size)
+{
+  GError *error = NULL;
+  guint rank = 0;
+  g_autofree guint64 *shape = ncz_variable_get_shape (v, &rank);
+  g_autofree guint64 *start = g_new0 (guint64, MAX (rank, 1));
+  check (ncz_variable_write (v, rank, start, shape, NULL, data, size, NULL, &error), error);
+}
+
+static void
+make_rich (NczGroup *root)
+{
+  GError *error = NULL;
+  NczDimension *x = add_dim (root, "x", 10, FALSE);
+  NczDimension *y = add_dim (root, "y", 7, FALSE);
+  NczDimension *t = add_dim (root, "t", 5, TRUE);
+  NczDimension *n = add_dim (root, "n", 4, FALSE);
+  NczVariable *v;
+  NczGroup *g1, *g2;
+  NczDimension *z;
+
+  /* global attributes of several types */
+  set_attr (NULL, root, ncz_attribute_new_text ("title", "copy test", -1));
+  {
+    gint32 ints[] = { -1, 2, 2147483647 };
+    double d = 3.25;
+    const char *strs[] = { "alpha", "beta gamma", NULL };
+    guint64 big = G_MAXUINT64;
+    set_attr (NULL, root, ncz_attribute_new_values ("ints", NCZ_TYPE_INT, ints, 3, NULL));
+    set_attr (NULL, root, ncz_attribute_new_values ("dbl", NCZ_TYPE_DOUBLE, &d, 1, NULL));
+    set_attr (NULL, root, ncz_attribute_new_strings ("strs", strs, 2));
+    set_attr (NULL, root, ncz_attribute_new_values ("big", NCZ_TYPE_UINT64, &big, 1, NULL));
+  }
+
+  /* int v(t, x): bzip2, fill value, only some chunks written */
+  {
+    NczDimension *dims[] = { t, x };
+    guint64 cs[] = { 2, 4 };
+    gint32 fill = -999;
+    guint params[] = { 9 };
+    gint32 vals[2 * 4];
+    guint64 start[] = { 2, 4 }, count[] = { 2, 4 };
+    g_autoptr(GBytes) fb = g_bytes_new (&fill, sizeof fill);
+
+    v = add_var (root, "v", NCZ_TYPE_INT, 2, dims);
+    check (ncz_variable_set_chunk_sizes (v, cs, 2, &error), error);
+    check (ncz_variable_add_filter (v, NCZ_FILTER_BZIP2, params, 1, &error), error);
+    check (ncz_variable_set_fill_value (v, fb, &error), error);
+    set_attr (v, NULL, ncz_attribute_new_text ("units", "m", -1));
+    for (int i = 0; i < 8; i++)
+      vals[i] = i * 11 - 40;
+    check (ncz_variable_write (v, 2, start, count, NULL, vals, sizeof vals, NULL, &error), error);
+  }
+  /* double d(y, x): big-endian, shuffle + deflate, edge chunks */
+  {
+    NczDimension *dims[] = { y, x };
+    guint64 cs[] = { 3, 4 };
+    double vals[7 * 10];
+    v = add_var (root, "d", NCZ_TYPE_DOUBLE, 2, dims);
+    check (ncz_variable_set_chunk_sizes (v, cs, 2, &error), error);
+    check (ncz_variable_set_endianness (v, NCZ_ENDIANNESS_BIG, &error), error);
+    check (ncz_variable_set_deflate (v, TRUE, TRUE, 5, &error), error);
+    for (int i = 0; i < 70; i++)
+      vals[i] = i * 1.5 - 3.0 + 1e-9 * i;
+    write_all (v, vals, sizeof vals);
+  }
+  /* float w(x): zstd */
+  {
+    float vals[10];
+    v = add_var (root, "w", NCZ_TYPE_FLOAT, 1, &x);
+    check (ncz_variable_set_zstandard (v, 3, &error), error);
+    for (int i = 0; i < 10; i++)
+      vals[i] = (float) i / 3.0f;
+    write_all (v, vals, sizeof vals);
+  }
+  /* float q(x): quantized */
+  {
+    float vals[10];
+    v = add_var (root, "q", NCZ_TYPE_FLOAT, 1, &x);
+    check (ncz_variable_set_quantize (v, NCZ_QUANTIZE_BITGROOM, 3, &error), error);
+    for (int i = 0; i < 10; i++)
+      vals[i] = 3.14159265f * (float) i;
+    write_all (v, vals, sizeof vals);
+  }
+  /* ubyte ub(x): no fill */
+  {
+    guint8 vals[10];
+    v = add_var (root, "ub", NCZ_TYPE_UBYTE, 1, &x);
+    check (ncz_variable_set_no_fill (v, TRUE, &error), error);
+    for (int i = 0; i < 10; i++)
+      vals[i] = (guint8) (250 + i);
+    write_all (v, vals, sizeof vals);
+  }
+  /* int64 / uint64 / short / byte / ushort / uint */
+  {
+    gint64 i64[10];
+    guint64 u64[10];
+    gint16 s16[10];
+    gint8 s8[10];
+    guint16 u16[10];
+    guint32 u32[10];
+    for (int i = 0; i < 10; i++)
+      {
+        i64[i] = G_MININT64 + i;
+        u64[i] = G_MAXUINT64 - (guint64) i;
+        s16[i] = (gint16) (-32768 + i);
+        s8[i] = (gint8) (-128 + i);
+        u16[i] = (guint16) (65535 - i);
+        u32[i] = 4294967295u - (guint32) i;
+      }
+    write_all (add_var (root, "i64", NCZ_TYPE_INT64, 1, &x), i64, sizeof i64);
+    write_all (add_var (root, "u64", NCZ_TYPE_UINT64, 1, &x), u64, sizeof u64);
+    write_all (add_var (root, "s16", NCZ_TYPE_SHORT, 1, &x), s16, sizeof s16);
+    write_all (add_var (root, "s8", NCZ_TYPE_BYTE, 1, &x), s8, sizeof s8);
+    write_all (add_var (root, "u16", NCZ_TYPE_USHORT, 1, &x), u16, sizeof u16);
+    write_all (add_var (root, "u32", NCZ_TYPE_UINT, 1, &x), u32, sizeof u32);
+  }
+  /* char c(y, n) */
+  {
+    NczDimension *dims[] = { y, n };
+    char text[7 * 4];
+    for (int i = 0; i < 28; i++)
+      text[i] = (char) ('a' + i % 26);
+    write_all (add_var (root, "c", NCZ_TYPE_CHAR, 2, dims), text, sizeof text);
+  }
+  /* string s(n) with a fill value, and a scalar short */
+  {
+    const char *strs[] = { "one", "", "three three", "ünïcode", NULL };
+    guint64 start = 0, count = 4;
+    g_autoptr(GBytes) fb = g_bytes_new ("missing", 8);
+    v = add_var (root, "s", NCZ_TYPE_STRING, 1, &n);
+    check (ncz_variable_set_fill_value (v, fb, &error), error);
+    check (ncz_variable_write_strings (v, 1, &start, &count, NULL, strs, NULL, &error), error);
+  }
+  {
+    gint16 value = -7;
+    v = add_var (root, "scalar", NCZ_TYPE_SHORT, 0, NULL);
+    set_attr (v, NULL, ncz_attribute_new_text ("long_name", "a scalar", -1));
+    check (ncz_variable_write (v, 0, NULL, NULL, NULL, &value, sizeof value, NULL, &error), error);
+  }
+  /* never written */
+  {
+    NczDimension *dims[] = { x, y };
+    add_var (root, "empty", NCZ_TYPE_INT, 2, dims);
+  }
+
+  /* groups */
+  g1 = ncz_group_add_group (root, "g1", &error);
+  check (g1 != NULL, error);
+  set_attr (NULL, g1, ncz_attribute_new_text ("where", "g1", -1));
+  z = add_dim (g1, "z", 3, FALSE);
+  {
+    NczDimension *dims[] = { z, x };
+    double vals[30];
+    v = add_var (g1, "u", NCZ_TYPE_DOUBLE, 2, dims);
+    check (ncz_variable_set_fletcher32 (v, &error), error);
+    for (int i = 0; i < 30; i++)
+      vals[i] = -i * 0.25;
+    write_all (v, vals, sizeof vals);
+  }
+  {
+    gint32 vals[10];
+    for (int i = 0; i < 10; i++)
+      vals[i] = i * i;
+    write_all (add_var (g1, "w", NCZ_TYPE_INT, 1, &x), vals, sizeof vals);
+  }
+  g2 = ncz_group_add_group (g1, "g2", &error);
+  check (g2 != NULL, error);
+  {
+    const char *strs[] = { "deep", NULL };
+    v = add_var (g2, "name", NCZ_TYPE_STRING, 0, NULL);
+    check (ncz_variable_write_strings (v, 0, NULL, NULL, NULL, strs, NULL, &error), error);
+  }
+}
+
+static void
+make_plain (NczGroup *root)
+{
+  GError *error = NULL;
+  NczDimension *x = add_dim (root, "x", 12, FALSE);
+  NczDimension *y = add_dim (root, "y", 6, FALSE);
+  NczDimension *dims[] = { y, x };
+  guint64 cs[] = { 3, 4 };
+  guint params[] = { 9 };
+  float vals[72];
+  NczVariable *v;
+  NczGroup *g;
+
+  for (int i = 0; i < 72; i++)
+    vals[i] = (float) i * 0.5f;
+  v = add_var (root, "a", NCZ_TYPE_FLOAT, 2, dims);
+  check (ncz_variable_set_chunk_sizes (v, cs, 2, &error), error);
+  write_all (v, vals, sizeof vals);
+  v = add_var (root, "b", NCZ_TYPE_FLOAT, 2, dims);
+  check (ncz_variable_set_chunk_sizes (v, cs, 2, &error), error);
+  write_all (v, vals, sizeof vals);
+  v = add_var (root, "f", NCZ_TYPE_FLOAT, 2, dims);
+  check (ncz_variable_set_chunk_sizes (v, cs, 2, &error), error);
+  check (ncz_variable_add_filter (v, NCZ_FILTER_BZIP2, params, 1, &error), error);
+  write_all (v, vals, sizeof vals);
+  v = add_var (root, "t", NCZ_TYPE_STRING, 1, &x);
+  g = ncz_group_add_group (root, "g1", &error);
+  check (g != NULL, error);
+  v = add_var (g, "a", NCZ_TYPE_FLOAT, 2, dims);
+  write_all (v, vals, sizeof vals);
+}
+
+static void
+make_big (NczGroup *root)
+{
+  GError *error = NULL;
+  NczDimension *r = add_dim (root, "r", 512, FALSE);
+  NczDimension *col = add_dim (root, "col", 1024, FALSE);
+  NczDimension *dims[] = { r, col };
+  guint64 cs[] = { 64, 1024 };
+  guint64 start[] = { 0, 0 }, count[] = { 64, 1024 };
+  g_autofree double *vals = g_new (double, 64 * 1024);
+  NczVariable *v = add_var (root, "big", NCZ_TYPE_DOUBLE, 2, dims);
+
+  check (ncz_variable_set_chunk_sizes (v, cs, 2, &error), error);
+  for (guint64 row = 0; row < 512; row += 64)
+    {
+      for (int i = 0; i < 64 * 1024; i++)
+        vals[i] = (double) row * 1024 + i;
+      start[0] = row;
+      check (ncz_variable_write (v, 2, start, count, NULL, vals, 64 * 1024 * sizeof (double),
+                                 NULL, &error), error);
+    }
+}
+
+int
+main (int argc, char *argv[])
+{
+  GError *error = NULL;
+  g_autoptr(NczDataset) ds = NULL;
+  const char *what = argc > 2 ? argv[2] : "rich";
+
+  if (argc < 2)
+    {
+      fprintf (stderr, "usage: make-input URL [rich|plain|big]\n");
+      return EXIT_FAILURE;
+    }
+  ds = ncz_dataset_create (argv[1], NCZ_CREATE_DEFAULT, NULL, &error);
+  check (ds != NULL, error);
+  if (g_str_equal (what, "rich"))
+    make_rich (ncz_dataset_get_root_group (ds));
+  else if (g_str_equal (what, "plain"))
+    make_plain (ncz_dataset_get_root_group (ds));
+  else
+    make_big (ncz_dataset_get_root_group (ds));
+  check (ncz_dataset_close (ds, NULL, &error), error);
+  return EXIT_SUCCESS;
+}

@@ -1,0 +1,356 @@
+#!/usr/bin/python3
+# ncz-copy's tests, printing TAP.
+#
+#   test-ncz-copy.py MAKE-INPUT NCZ-COPY NCZ-DUMP
+#
+# Datasets are written by make-input (the Ncz C API); copies are compared
+# with ncz-dump -s, which shows _Filter, _Codecs, _ChunkSizes, _Storage.
+#
+# SPDX-License-Identifier: BSD-3-Clause
+
+import os
+import pty
+import re
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+MAKE_INPUT, NCZ_COPY, NCZ_DUMP = sys.argv[1:4]
+TMP = tempfile.mkdtemp(prefix="ncz-copy-test-")
+N = 0
+FAILED = 0
+
+SPECIALS = ("_Storage", "_ChunkSizes", "_Filter", "_Codecs", "_Shuffle",
+            "_DeflateLevel", "_Fletcher32")
+
+
+def ok(cond, name, detail=""):
+    global N, FAILED
+    N += 1
+    if cond:
+        print(f"ok {N} - {name}")
+    else:
+        FAILED += 1
+        print(f"not ok {N} - {name}")
+        for line in str(detail).splitlines()[:60]:
+            print(f"# {line}")
+    sys.stdout.flush()
+
+
+def url(name, mode="nczarr"):
+    return f"file://{TMP}/{name}#mode={mode},file"
+
+
+def run(args, **kw):
+    return subprocess.run(args, capture_output=True, text=True, **kw)
+
+
+def copy(*args):
+    return run([NCZ_COPY] + list(args))
+
+
+def dump(u):
+    r = run([NCZ_DUMP, "-s", u])
+    if r.returncode != 0:
+        return "ncz-dump failed: " + r.stderr
+    # the first line names the dataset after its path
+    return r.stdout.split("\n", 1)[1]
+
+
+def strip_specials(cdl):
+    return "\n".join(l for l in cdl.splitlines()
+                     if not any(f":{s} =" in l for s in SPECIALS))
+
+
+def specials(u, var):
+    """The virtual attributes ncz-dump -s prints for variable var ("g/v"
+    for one in a group): {"_Filter": "307,9", ...}."""
+    out = {}
+    text = dump(u)
+    name = var.split("/")[-1]
+    if "/" in var:
+        # the group's section only
+        text = text.split(f"group: {var.split('/')[-2]} {{", 1)[1]
+    else:
+        text = text.split("group:", 1)[0]
+    for line in text.splitlines():
+        m = re.match(r'\s*(\w+):(_\w+) = (.*) ;$', line)
+        if m and m.group(1) == name:
+            out[m.group(2)] = m.group(3).strip('"')
+    return out
+
+
+def filters_of(u, var):
+    """The chain as a list of "id,params" strings, from the specials."""
+    s = specials(u, var)
+    chain = []
+    if s.get("_Fletcher32") == "true":
+        chain.append("3")
+    if s.get("_Shuffle") == "true":
+        chain.append("2")
+    if "_Filter" in s:
+        chain += s["_Filter"].split("|")
+    if "_DeflateLevel" in s:
+        chain.append("1," + s["_DeflateLevel"])
+    return chain
+
+
+def make(name, kind, mode="nczarr"):
+    r = run([MAKE_INPUT, url(name, mode), kind])
+    if r.returncode != 0:
+        print(f"Bail out! make-input {kind}: {r.stderr}")
+        sys.exit(1)
+    return url(name, mode)
+
+
+# ---------------------------------------------------------------- inputs
+RICH = make("rich", "rich")
+PLAIN = make("plain", "plain")
+RICH_CDL = dump(RICH)
+PLAIN_CDL = dump(PLAIN)
+PLAIN_VALUES = strip_specials(PLAIN_CDL)
+counter = [0]
+
+
+def fresh(mode="nczarr"):
+    counter[0] += 1
+    return url(f"out{counter[0]}", mode)
+
+
+def copy_plain(*opts):
+    out = fresh()
+    r = copy(*opts, PLAIN, out)
+    return r, out
+
+
+# ---------------------------------------------------------------- exact copies
+out = fresh()
+r = copy(RICH, out)
+ok(r.returncode == 0 and dump(out) == RICH_CDL,
+   "NCZarr -> NCZarr: ncz-dump -s identical (groups, unlimited, scalars, strings, "
+   "char, big-endian, fill, no-fill, quantize, filters)", r.stderr + dump(out))
+
+rich_dir = os.path.join(TMP, "rich")
+out_dir = out.split("#")[0][len("file://"):]
+
+
+def files(d):
+    return sorted(os.path.relpath(os.path.join(p, f), d)
+                  for p, _, fs in os.walk(d) for f in fs)
+
+
+ok(files(rich_dir) == files(out_dir),
+   "chunks never written stay unwritten (same objects in the store)",
+   f"{files(rich_dir)}\n{files(out_dir)}")
+
+z1 = fresh("zarr")
+n2 = fresh()
+z2 = fresh("zarr")
+r1 = copy(RICH, z1)
+r2 = copy(z1, n2)
+r3 = copy(n2, z2)
+ok(r1.returncode == 0 and r2.returncode == 0 and r3.returncode == 0,
+   "NCZarr -> Zarr -> NCZarr -> Zarr copies succeed", r1.stderr + r2.stderr + r3.stderr)
+ok(dump(z1) == dump(n2), "Zarr -> NCZarr keeps everything the Zarr dataset holds",
+   f"{dump(z1)}\n----\n{dump(n2)}")
+ok(dump(z1) == dump(z2), "NCZarr -> Zarr of that copy gives the same Zarr dataset")
+ok(strip_specials(dump(z1)).count("-40, -29, -18, -7") == 1 and "18446744073709551606" in dump(z1)
+   and '"ünïcode"' in dump(z1) and "scalar = -7" in dump(z1),
+   "values survive the trip through pure Zarr")
+
+r = copy(RICH, out)
+ok(r.returncode == 0 and dump(out) == RICH_CDL, "an existing output is replaced (as nccopy)",
+   r.stderr)
+r = copy("-N", RICH, out)
+ok(r.returncode != 0 and "exists" in r.stderr, "-N refuses an existing output", r.stderr)
+r = copy(RICH, RICH)
+ok(r.returncode != 0 and "same dataset" in r.stderr and dump(RICH) == RICH_CDL,
+   "IN and OUT the same dataset: refused", r.stderr)
+r = copy("-q", RICH)
+ok(r.returncode != 0 and "Usage" in r.stderr, "one argument: usage", r.stderr)
+
+# ---------------------------------------------------------------- -F none table
+# plain: a, b unfiltered; f with bzip2 307,9; t strings; g1/a unfiltered
+TABLE = [
+    # (name, options, variable, expected chain)
+    ("row 1: -F none, var undefined, input filtered -> unfiltered", ["-F", "none"], "f", []),
+    ("row 1: -F none, var undefined, input unfiltered -> unfiltered", ["-F", "none"], "a", []),
+    ("row 2: -F none, -F var,none -> unfiltered", ["-F", "none", "-F", "f,none"], "f", []),
+    ("row 3: -F none, -F var,defined -> output filters",
+     ["-F", "none", "-F", "f,32015,1"], "f", ["32015,1"]),
+    ("row 3 (options in the other order)",
+     ["-F", "f,32015,1", "-F", "none"], "f", ["32015,1"]),
+    ("row 4: var undefined, input filtered -> input filters", [], "f", ["307,9"]),
+    ("row 5: -F var,none, input filtered -> unfiltered", ["-F", "f,none"], "f", []),
+    ("row 5: -F var,none, input unfiltered -> unfiltered", ["-F", "a,none"], "a", []),
+    ("row 6: -F var,defined, input unfiltered -> output filters",
+     ["-F", "a,307,5"], "a", ["307,5"]),
+    ("row 7: var undefined, input unfiltered -> unfiltered", [], "a", []),
+    ("row 8: -F var,defined, input filtered -> output filters (replacing)",
+     ["-F", "f,32015,3"], "f", ["32015,3"]),
+    ("-F *,none is -F none", ["-F", "*,none"], "f", []),
+]
+for name, opts, var, expect in TABLE:
+    r, o = copy_plain(*opts)
+    got = filters_of(o, var) if r.returncode == 0 else r.stderr
+    ok(r.returncode == 0 and got == expect
+       and strip_specials(dump(o)) == PLAIN_VALUES, name, f"expected {expect}, got {got}")
+
+# ---------------------------------------------------------------- -F forms
+r, o = copy_plain("-F", "*,32015,2")
+ok(r.returncode == 0 and all(filters_of(o, v) == ["32015,2"] for v in ("a", "b", "f", "g1/a"))
+   and strip_specials(dump(o)) == PLAIN_VALUES,
+   "-F '*,...' filters every variable (strings left alone)", r.stderr)
+r, o = copy_plain("-F", "a&b,307,4")
+ok(r.returncode == 0 and filters_of(o, "a") == ["307,4"] and filters_of(o, "b") == ["307,4"]
+   and filters_of(o, "f") == ["307,9"], "-F 'a&b,...' filters several variables", r.stderr)
+r, o = copy_plain("-F", "a&b,307,9|32015,1")
+ok(r.returncode == 0 and filters_of(o, "a") == ["307,9", "32015,1"]
+   and filters_of(o, "b") == ["307,9", "32015,1"]
+   and strip_specials(dump(o)) == PLAIN_VALUES,
+   "-F 'a&b,307,9|32015,1': a chain, in order", filters_of(o, "a"))
+r, o = copy_plain("-F", "a,1,5ub", "-F", "b,307,7US")
+ok(r.returncode == 0 and filters_of(o, "a") == ["1,5"] and filters_of(o, "b") == ["307,7"],
+   "typed constants (5ub, 7US)", r.stderr + str(filters_of(o, "a")))
+r, o = copy_plain("-F", "/g1/a,307,3")
+ok(r.returncode == 0 and filters_of(o, "g1/a") == ["307,3"] and filters_of(o, "a") == [],
+   "fully qualified name /g1/a", r.stderr + str(filters_of(o, "g1/a")))
+r, o = copy_plain("-F", "a,307,2", "-F", "b,32015,4")
+ok(r.returncode == 0 and filters_of(o, "a") == ["307,2"] and filters_of(o, "b") == ["32015,4"],
+   "repeated -F for different variables", r.stderr)
+r, o = copy_plain("-F", "a,bzip2,6", "-F", "b,zstd,5")
+ok(r.returncode == 0 and filters_of(o, "a") == ["307,6"] and filters_of(o, "b") == ["32015,5"],
+   "filters named (bzip2, zstd)", r.stderr)
+r, o = copy_plain("-F", "*,1,3", "-F", "a,307,1")
+ok(r.returncode == 0 and filters_of(o, "a") == ["307,1"] and filters_of(o, "b") == ["1,3"],
+   "a -F naming a variable wins over -F '*'", r.stderr)
+
+# errors
+r, o = copy_plain("-F", "nosuch,307,9")
+ok(r.returncode != 0 and "nosuch" in r.stderr, "-F with an unknown variable: error naming it",
+   r.stderr)
+for bad in ("a", "a,", "a,abc", "a,307,9x", ",307", "a&,307"):
+    r, o = copy_plain("-F", bad)
+    ok(r.returncode != 0 and "-F" in r.stderr, f"malformed -F '{bad}': error", r.stderr)
+r, o = copy_plain("-F", "a,65000,1")
+ok(r.returncode != 0 and "65000" in r.stderr and "/a" in r.stderr,
+   "unavailable filter id: error naming the id and the variable", r.stderr)
+r, o = copy_plain("-F", "t,307,9")
+ok(r.returncode != 0 and "/t" in r.stderr, "filter on a string variable: error", r.stderr)
+
+# ---------------------------------------------------------------- -c, -d, -s
+r, o = copy_plain("-c", "x/6,y/2")
+ok(r.returncode == 0 and specials(o, "a").get("_ChunkSizes") == "2, 6"
+   and specials(o, "f").get("_ChunkSizes") == "2, 6"
+   and strip_specials(dump(o)) == PLAIN_VALUES, "-c x/6,y/2", r.stderr)
+r, o = copy_plain("-c", "x/")
+ok(r.returncode == 0 and specials(o, "a").get("_ChunkSizes") == "3, 12",
+   "-c x/ (whole dimension, others kept)", r.stderr + str(specials(o, "a")))
+r, o = copy_plain("-c", "x/0")
+ok(r.returncode == 0 and specials(o, "a").get("_ChunkSizes") == "3, 12", "-c x/0", r.stderr)
+r, o = copy_plain("-c", "a:6,5", "-c", "a:1,1")
+ok(r.returncode == 0 and specials(o, "a").get("_ChunkSizes") == "6, 5"
+   and specials(o, "b").get("_ChunkSizes") == "3, 4"
+   and strip_specials(dump(o)) == PLAIN_VALUES,
+   "-c a:6,5 (per variable; a second -c for it is ignored)", r.stderr)
+r, o = copy_plain("-c", "x/2", "-c", "a:6,5")
+ok(r.returncode == 0 and specials(o, "a").get("_ChunkSizes") == "6, 5"
+   and specials(o, "b").get("_ChunkSizes") == "3, 2",
+   "per-variable -c wins over per-dimension -c", r.stderr)
+r, o = copy_plain("-c", "a:")
+ok(r.returncode == 0 and specials(o, "a").get("_ChunkSizes") == "6, 12", "-c a: (contiguous)",
+   r.stderr)
+r, o = copy_plain("-c", "/")
+ok(r.returncode == 0 and specials(o, "f").get("_ChunkSizes") == "6, 12"
+   and filters_of(o, "f") == ["307,9"], "-c / (all contiguous)", r.stderr)
+for bad in ("nosuch/3", "a:1", "a:0,1", "x/q", "x"):
+    r, o = copy_plain("-c", bad)
+    ok(r.returncode != 0, f"bad -c '{bad}': error", r.stderr)
+
+r, o = copy_plain("-d", "4")
+ok(r.returncode == 0 and filters_of(o, "a") == ["1,4"] and filters_of(o, "f") == ["307,9", "1,4"]
+   and strip_specials(dump(o)) == PLAIN_VALUES, "-d 4 adds deflate to every variable",
+   str(filters_of(o, "f")))
+r, o = copy_plain("-d", "2", "-s")
+ok(r.returncode == 0 and filters_of(o, "a") == ["2", "1,2"], "-d 2 -s: shuffle + deflate",
+   str(filters_of(o, "a")))
+r, o = copy_plain("-s")
+ok(r.returncode == 0 and filters_of(o, "a") == [], "-s alone does nothing (as nccopy)")
+out = fresh()
+r = copy("-d", "0", RICH, out)
+ok(r.returncode == 0 and filters_of(out, "d") == [] and filters_of(out, "v") == ["307,9"],
+   "-d 0 drops deflate and shuffle, keeps other filters", str(filters_of(out, "d")))
+r, o = copy_plain("-d", "1", "-F", "a,307,9")
+ok(r.returncode == 0 and filters_of(o, "a") == ["307,9", "1,1"], "-d with -F", r.stderr)
+r, o = copy_plain("-d", "12")
+ok(r.returncode != 0, "-d 12: error", r.stderr)
+
+# other options
+r, o = copy_plain("-u", "-w", "-m", "1K", "-k", "nc4")
+ok(r.returncode == 0 and strip_specials(dump(o)) == PLAIN_VALUES, "-u -w -m 1K -k nc4", r.stderr)
+out = fresh()
+r = copy("-u", RICH, out)
+ok(r.returncode == 0 and "t = 5 ;" in dump(out), "-u makes unlimited dimensions fixed", r.stderr)
+for bad in (["-k", "nc3"], ["-V", "a"], ["-3"]):
+    r, o = copy_plain(*bad)
+    ok(r.returncode != 0 and "supported" in r.stderr or "possible" in r.stderr,
+       f"{' '.join(bad)}: rejected clearly", r.stderr)
+
+# ---------------------------------------------------------------- big data, small buffer
+BIG = make("big", "big")
+out = fresh()
+t0 = time.time()
+r = copy("-m", "100K", "-c", "r/100,col/300", BIG, out)
+big_in = strip_specials(dump(BIG))
+ok(r.returncode == 0 and strip_specials(dump(out)) == big_in
+   and specials(out, "big").get("_ChunkSizes") == "100, 300",
+   f"4 MiB variable rechunked through a 100 KB buffer ({time.time() - t0:.2f} s)", r.stderr)
+out2 = fresh()
+r = copy("-m", "100K", "-F", "big,32015,1", out, out2)
+ok(r.returncode == 0 and strip_specials(dump(out2)) == big_in, "and back, compressed", r.stderr)
+
+# ---------------------------------------------------------------- progress bar
+
+
+def run_pty(args):
+    pid, fd = pty.fork()
+    if pid == 0:
+        try:
+            os.execv(args[0], args)
+        finally:
+            os._exit(127)
+    chunks = []
+    while True:
+        try:
+            rl, _, _ = select.select([fd], [], [], 30)
+            if not rl:
+                break
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), b"".join(chunks).decode("utf-8", "replace")
+
+
+out = fresh()
+code, text = run_pty([NCZ_COPY, "-m", "200K", BIG, out])
+ok(code == 0 and re.search(r"\[#+\.*\]\s+\d+%", text) and "100%" in text and "MB/s" in text
+   and "/big" in text, "progress bar on a terminal", repr(text[-400:]))
+ok(re.search(r"copied 1 variable, 4\.2 MB in [\d.]+ s \([\d.]+ MB/s\)", text),
+   "summary line on a terminal", repr(text[-200:]))
+code, text = run_pty([NCZ_COPY, "-q", BIG, fresh()])
+ok(code == 0 and text == "", "-q: nothing on a terminal", repr(text))
+r = copy(BIG, fresh())
+ok(r.returncode == 0 and r.stderr == "" and r.stdout == "", "nothing printed without a terminal",
+   r.stderr)
+
+print(f"1..{N}")
+shutil.rmtree(TMP, ignore_errors=True)
+sys.exit(1 if FAILED else 0)

@@ -296,7 +296,7 @@ r = copy("-u", RICH, out)
 ok(r.returncode == 0 and "t = 5 ;" in dump(out), "-u makes unlimited dimensions fixed", r.stderr)
 for bad in (["-k", "nc3"], ["-V", "a"], ["-3"]):
     r, o = copy_plain(*bad)
-    ok(r.returncode != 0 and "supported" in r.stderr or "possible" in r.stderr,
+    ok(r.returncode != 0 and ("supported" in r.stderr or "possible" in r.stderr),
        f"{' '.join(bad)}: rejected clearly", r.stderr)
 
 # ---------------------------------------------------------------- big data, small buffer

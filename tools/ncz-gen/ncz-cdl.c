@@ -1507,16 +1507,16 @@ parse_group_body (Cdl *c, NczGroup *group)
             return FALSE;
           continue;
         }
-      if (section == SEC_DIMENSIONS)
-        {
-          if (!parse_dimensions (c, group))
-            return FALSE;
-          continue;
-        }
-      /* variables, and attributes anywhere outside data */
+      /* group attributes anywhere outside data */
       if (is_punct (c, ':'))
         {
           if (!next (c) || !parse_attribute_rest (c, group, NULL, NCZ_TYPE_NONE))
+            return FALSE;
+          continue;
+        }
+      if (section == SEC_DIMENSIONS)
+        {
+          if (!parse_dimensions (c, group))
             return FALSE;
           continue;
         }

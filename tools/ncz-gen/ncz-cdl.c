@@ -119,13 +119,15 @@ G_GNUC_PRINTF (5, 6) static gboolean
 fail_at (Cdl *c, guint line, guint col, int code, const char *fmt, ...)
 {
   va_list ap;
+  g_autofree char *raw = NULL;
   g_autofree char *msg = NULL;
 
   if (c->error != NULL)
     return FALSE;
   va_start (ap, fmt);
-  msg = g_strdup_vprintf (fmt, ap);
+  raw = g_strdup_vprintf (fmt, ap);
   va_end (ap);
+  msg = g_utf8_make_valid (raw, -1);
   g_set_error (&c->error, NCZ_CDL_ERROR, code, "%s:%u:%u: %s", c->source, line, col, msg);
   return FALSE;
 }
@@ -587,6 +589,8 @@ next (Cdl *c)
         }
       t->is_path = TRUE;
       t->kind = TOK_IDENT;
+      if (!g_utf8_validate (t->text->str, (gssize) t->text->len, NULL))
+        return fail_at (c, t->line, t->col, NCZ_CDL_ERROR_SYNTAX, "a name that is not UTF-8");
     }
   else if (is_ident_start (ch))
     {
@@ -594,6 +598,8 @@ next (Cdl *c)
       t->kind = TOK_IDENT;
       if (t->text->len == 0)
         return fail_at (c, t->line, t->col, NCZ_CDL_ERROR_SYNTAX, "bad name");
+      if (!g_utf8_validate (t->text->str, (gssize) t->text->len, NULL))
+        return fail_at (c, t->line, t->col, NCZ_CDL_ERROR_SYNTAX, "a name that is not UTF-8");
       if (!t->escaped)
         {
           double real;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Sets everything up and runs the main job: a CDL sample is converted to
-# an NCZarr dataset in a directory tree (the default file driver), then
-# dumped with ncz-dump, in NCZarr and in pure-Zarr form.
+# Sets everything up and runs the main job: the sample CDL is turned into
+# an NCZarr dataset in a directory tree (the default file driver) with
+# ncz-gen, copied with ncz-copy to a zstd-compressed NCZarr dataset and to
+# pure Zarr, and each result is dumped with ncz-dump.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -10,17 +11,27 @@ bash scripts/deps.sh
 [ -f _build/build.ninja ] || meson setup _build -Dbuildtype=debugoptimized
 ninja -C _build
 
-export NCZ_PLUGIN_PATH="$top/_build/storage-drivers/file:$top/_build/backends/nczarr"
+# the modules of the build tree (an installed Ncz finds its own)
+NCZ_PLUGIN_PATH=$(find "$top/_build/storage-drivers" "$top/_build/backends" \
+                       "$top/_build/plugins" -name '*.plugin' -printf '%h\n' | sort -u | paste -sd: -)
+export NCZ_PLUGIN_PATH
 export NCZ_PLUGIN_SYSTEM_PATH=
+tools=$top/_build/tools
 out=${1:-$top/_build/sample}
-rm -rf "$out.file" "$out.zarr"
+rm -rf "$out.file" "$out-zstd.file" "$out.zarr"
 
-# Convert: CDL -> NCZarr (file driver). ncz-gen arrives with the tools
-# issue; until then netcdf-c's ncgen writes the store.
-ncgen -4 -lb -o "file://$out.file#mode=nczarr,file" docs/samples/sample.cdl
-ncgen -4 -lb -o "file://$out.zarr#mode=zarr,file" docs/samples/sample.cdl
+src="file://$out.file#mode=nczarr,file"
+zstd="file://$out-zstd.file#mode=nczarr,file"
+zarr="file://$out.zarr#mode=zarr,file"
 
-echo "== ncz-dump -s file://$out.file#mode=nczarr,file"
-_build/tools/ncz-dump/ncz-dump -s "file://$out.file#mode=nczarr,file"
-echo "== ncz-dump file://$out.zarr#mode=zarr,file"
-_build/tools/ncz-dump/ncz-dump "file://$out.zarr#mode=zarr,file"
+echo "== ncz-gen -o $src docs/samples/sample.cdl"
+"$tools/ncz-gen/ncz-gen" -o "$src" docs/samples/sample.cdl
+echo "== ncz-copy -F '*,32015,1' $src $zstd"
+"$tools/ncz-copy/ncz-copy" -F '*,32015,1' "$src" "$zstd"
+echo "== ncz-copy $zstd $zarr"
+"$tools/ncz-copy/ncz-copy" "$zstd" "$zarr"
+
+echo "== ncz-dump -s $zstd"
+"$tools/ncz-dump/ncz-dump" -s "$zstd"
+echo "== ncz-dump $zarr"
+"$tools/ncz-dump/ncz-dump" "$zarr"

@@ -32,7 +32,7 @@ run_suite _build-asan -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lunde
   -Dintrospection=disabled
 
 # libFuzzer: the metadata fuzz target for a bounded time (clang build)
-MESON_TEST_ARGS=(--suite fuzz --timeout-multiplier 2 fuzz-metadata fuzz-filter-spec)
+MESON_TEST_ARGS=(--suite fuzz --timeout-multiplier 2 fuzz-metadata fuzz-filter-spec fuzz-cdl)
 export NCZ_FUZZ_SECONDS=${NCZ_FUZZ_SECONDS:-60}
 CC=clang run_suite _build-fuzz -Dbuildtype=debug -Dfuzzing=enabled \
   -Db_sanitize=address,undefined -Db_lundef=false -Dintrospection=disabled \

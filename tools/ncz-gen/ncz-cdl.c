@@ -1832,7 +1832,6 @@ ncz_cdl_generate (const char *text, gssize length, const char *source_name,
                   const char *url, NczCreateFlags flags, GError **error)
 {
   g_autoptr(NczDataset) ds = NULL;
-  g_autoptr(GError) close_error = NULL;
 
   g_return_val_if_fail (url != NULL, FALSE);
   ds = ncz_dataset_create (url, flags, NULL, error);

@@ -264,6 +264,32 @@ ncz_group_get_dimension (NczGroup *self, const char *name)
   return NULL;
 }
 
+/* For a fully qualified name "/g1/g2/leaf": the group "/g1/g2" in the
+ * tree of @self, and in @leaf the last component; NULL when a group on
+ * the way is missing or the name ends with '/'. */
+static NczGroup *
+walk_to_parent (NczGroup *self, const char *path, const char **leaf)
+{
+  NczGroup *g = self;
+  const char *p = path + 1;
+  const char *slash;
+
+  while (g->parent)
+    g = g->parent;
+  while ((slash = strchr (p, '/')) != NULL)
+    {
+      g_autofree char *part = g_strndup (p, (gsize) (slash - p));
+      g = ncz_group_get_group (g, part);
+      if (g == NULL)
+        return NULL;
+      p = slash + 1;
+    }
+  if (*p == '\0')
+    return NULL;
+  *leaf = p;
+  return g;
+}
+
 /**
  * ncz_group_lookup_dimension:
  * @self: a group
@@ -283,23 +309,9 @@ ncz_group_lookup_dimension (NczGroup *self, const char *name)
 
   if (name[0] == '/')
     {
-      NczGroup *g = self;
-      g_auto(GStrv) parts = NULL;
-      guint n;
-
-      while (g->parent)
-        g = g->parent;
-      parts = g_strsplit (name + 1, "/", -1);
-      n = g_strv_length (parts);
-      if (n == 0)
-        return NULL;
-      for (guint i = 0; i + 1 < n; i++)
-        {
-          g = ncz_group_get_group (g, parts[i]);
-          if (g == NULL)
-            return NULL;
-        }
-      return ncz_group_get_dimension (g, parts[n - 1]);
+      const char *leaf = NULL;
+      NczGroup *g = walk_to_parent (self, name, &leaf);
+      return g ? ncz_group_get_dimension (g, leaf) : NULL;
     }
   for (NczGroup *g = self; g; g = g->parent)
     {
@@ -308,6 +320,33 @@ ncz_group_lookup_dimension (NczGroup *self, const char *name)
         return d;
     }
   return NULL;
+}
+
+/**
+ * ncz_group_lookup_variable:
+ * @self: a group
+ * @name: a variable name in this group, or a fully qualified name such as
+ *   "/sub/v" anywhere in the dataset
+ *
+ * Finds a variable by its name in this group or by its fully qualified
+ * name (the form ncz_variable_get_full_name() returns).
+ *
+ * Returns: (transfer none) (nullable): the variable
+ * Since: 1.0
+ */
+NczVariable *
+ncz_group_lookup_variable (NczGroup *self, const char *name)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  if (name[0] == '/')
+    {
+      const char *leaf = NULL;
+      NczGroup *g = walk_to_parent (self, name, &leaf);
+      return g ? ncz_group_get_variable (g, leaf) : NULL;
+    }
+  return ncz_group_get_variable (self, name);
 }
 
 /**

@@ -43,6 +43,8 @@ NczDimension *ncz_group_lookup_dimension (NczGroup *self, const char *name);
 NCZ_AVAILABLE_IN_ALL
 NczVariable *ncz_group_get_variable (NczGroup *self, const char *name);
 NCZ_AVAILABLE_IN_ALL
+NczVariable *ncz_group_lookup_variable (NczGroup *self, const char *name);
+NCZ_AVAILABLE_IN_ALL
 NczGroup *ncz_group_get_group (NczGroup *self, const char *name);
 
 NCZ_AVAILABLE_IN_ALL

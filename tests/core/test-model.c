@@ -72,6 +72,19 @@ test_define (void)
   g_assert_null (ncz_group_add_variable (root, "sub", NCZ_TYPE_FLOAT, 2, dims, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_EXISTS);
   g_clear_error (&error);
+  NczDimension *zdims[] = { z };
+  NczVariable *subvar = ncz_group_add_variable (sub, "w", NCZ_TYPE_INT, 1, zdims, &error);
+  g_assert_no_error (error);
+  g_assert_true (ncz_group_lookup_variable (root, "/v") == v);
+  g_assert_true (ncz_group_lookup_variable (root, "v") == v);
+  g_assert_true (ncz_group_lookup_variable (sub, "/sub/w") == subvar);
+  g_assert_true (ncz_group_lookup_variable (root, "/sub/w") == subvar);
+  g_assert_true (ncz_group_lookup_variable (sub, "w") == subvar);
+  g_assert_null (ncz_group_lookup_variable (root, "w"));
+  g_assert_null (ncz_group_lookup_variable (root, "/nope/w"));
+  g_assert_null (ncz_group_lookup_variable (root, "/sub/"));
+  g_assert_null (ncz_group_lookup_variable (root, "/"));
+  g_assert_null (ncz_group_lookup_dimension (root, "/sub/"));
 
   guint n;
   g_autofree guint64 *shape = ncz_variable_get_shape (v, &n);

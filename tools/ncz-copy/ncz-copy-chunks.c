@@ -204,21 +204,6 @@ group_has_dimension (NczGroup *group, const char *name)
   return FALSE;
 }
 
-static NczVariable *
-lookup_variable (NczGroup *root, const char *fqn)
-{
-  g_auto(GStrv) parts = g_strsplit (fqn + 1, "/", -1);
-  guint n = g_strv_length (parts);
-  NczGroup *g = root;
-
-  if (n == 0)
-    return NULL;
-  for (guint i = 0; i + 1 < n; i++)
-    if ((g = ncz_group_get_group (g, parts[i])) == NULL)
-      return NULL;
-  return ncz_group_get_variable (g, parts[n - 1]);
-}
-
 gboolean
 copy_chunk_rules_check (CopyChunkRules *rules, NczGroup *root, const char *url,
                         GError **error)
@@ -237,7 +222,7 @@ copy_chunk_rules_check (CopyChunkRules *rules, NczGroup *root, const char *url,
   for (guint i = 0; i < rules->var_order->len; i++)
     {
       const char *fqn = g_ptr_array_index (rules->var_order, i);
-      NczVariable *v = lookup_variable (root, fqn);
+      NczVariable *v = ncz_group_lookup_variable (root, fqn);
       VarRule *rule = g_hash_table_lookup (rules->vars, fqn);
 
       if (v == NULL)

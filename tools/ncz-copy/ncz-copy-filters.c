@@ -254,24 +254,6 @@ copy_filter_rules_set_deflate (CopyFilterRules *rules, int level, gboolean shuff
   rules->shuffle = shuffle;
 }
 
-static NczVariable *
-find_variable (NczGroup *root, const char *fqn)
-{
-  g_auto(GStrv) parts = g_strsplit (fqn + 1, "/", -1);
-  guint n = g_strv_length (parts);
-  NczGroup *g = root;
-
-  if (n == 0)
-    return NULL;
-  for (guint i = 0; i + 1 < n; i++)
-    {
-      g = ncz_group_get_group (g, parts[i]);
-      if (g == NULL)
-        return NULL;
-    }
-  return ncz_group_get_variable (g, parts[n - 1]);
-}
-
 gboolean
 copy_filter_rules_check (CopyFilterRules *rules, NczGroup *root, const char *url,
                          GError **error)
@@ -279,7 +261,7 @@ copy_filter_rules_check (CopyFilterRules *rules, NczGroup *root, const char *url
   for (guint i = 0; i < rules->order->len; i++)
     {
       const char *fqn = g_ptr_array_index (rules->order, i);
-      if (find_variable (root, fqn) == NULL)
+      if (ncz_group_lookup_variable (root, fqn) == NULL)
         {
           g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_NOT_FOUND,
                        "-F: no variable '%s' in '%s'", fqn, url);

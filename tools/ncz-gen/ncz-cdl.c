@@ -282,6 +282,20 @@ lex_escape (Cdl *c, guint8 *out)
     }
 }
 
+/* One character of a string or character constant, escaped or not */
+static gboolean
+lex_one_char (Cdl *c, guint8 *b)
+{
+  if (peekc (c, 0) == '\\')
+    {
+      advance (c);
+      return lex_escape (c, b);
+    }
+  *b = (guint8) peekc (c, 0);
+  advance (c);
+  return TRUE;
+}
+
 static gboolean
 lex_string (Cdl *c, Token *t)
 {
@@ -297,17 +311,8 @@ lex_string (Cdl *c, Token *t)
           advance (c);
           break;
         }
-      if (ch == '\\')
-        {
-          advance (c);
-          if (!lex_escape (c, &b))
-            return FALSE;
-        }
-      else
-        {
-          b = (guint8) ch;
-          advance (c);
-        }
+      if (!lex_one_char (c, &b))
+        return FALSE;
       g_string_append_c (t->text, (char) b);
     }
   t->kind = TOK_STRING;
@@ -324,17 +329,8 @@ lex_char (Cdl *c, Token *t)
   ch = peekc (c, 0);
   if (ch == -1 || ch == '\n' || ch == '\'')
     return fail_at (c, t->line, t->col, NCZ_CDL_ERROR_SYNTAX, "bad character constant");
-  if (ch == '\\')
-    {
-      advance (c);
-      if (!lex_escape (c, &b))
-        return FALSE;
-    }
-  else
-    {
-      b = (guint8) ch;
-      advance (c);
-    }
+  if (!lex_one_char (c, &b))
+    return FALSE;
   if (peekc (c, 0) != '\'')
     return fail_at (c, t->line, t->col, NCZ_CDL_ERROR_SYNTAX,
                     "character constant must hold one character");

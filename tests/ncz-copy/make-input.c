@@ -1,6 +1,6 @@
 /* make-input.c: writes the datasets ncz-copy's tests copy
  *
- *   make-input URL [rich|plain|big]
+ *   make-input URL [rich|plain|grid|big]
  *
  * rich: every type, groups, unlimited and scalar variables, strings,
  * big-endian storage, fill values, no-fill, quantize, filter chains and
@@ -285,6 +285,39 @@ make_big (NczGroup *root)
     }
 }
 
+/* grid: chunk grids with edge chunks, fully and partly written, and an
+ * unlimited dimension: the chunk-by-chunk copy takes them a box at a time */
+static void
+make_grid (NczGroup *root)
+{
+  GError *error = NULL;
+  NczDimension *y = add_dim (root, "y", 7, FALSE);
+  NczDimension *x = add_dim (root, "x", 5, FALSE);
+  NczDimension *t = add_dim (root, "t", 0, TRUE);
+  NczDimension *yx[] = { y, x }, *tx[] = { t, x };
+  guint64 c32[] = { 3, 2 }, c22[] = { 2, 2 };
+  guint64 start[] = { 0, 0 }, full[] = { 7, 5 }, part[] = { 2, 5 }, grow[] = { 5, 5 };
+  gint32 ints[35];
+  gint16 shorts[10];
+  double dbls[25];
+  NczVariable *v = add_var (root, "full", NCZ_TYPE_INT, 2, yx);
+  NczVariable *p = add_var (root, "part", NCZ_TYPE_SHORT, 2, yx);
+  NczVariable *u = add_var (root, "grow", NCZ_TYPE_DOUBLE, 2, tx);
+
+  for (int i = 0; i < 35; i++)
+    ints[i] = i * 7 - 100;
+  for (int i = 0; i < 10; i++)
+    shorts[i] = (gint16) (i + 1);
+  for (int i = 0; i < 25; i++)
+    dbls[i] = i / 4.0;
+  check (ncz_variable_set_chunk_sizes (v, c32, 2, &error), error);
+  check (ncz_variable_set_chunk_sizes (p, c32, 2, &error), error);
+  check (ncz_variable_set_chunk_sizes (u, c22, 2, &error), error);
+  check (ncz_variable_write (v, 2, start, full, NULL, ints, sizeof ints, NULL, &error), error);
+  check (ncz_variable_write (p, 2, start, part, NULL, shorts, sizeof shorts, NULL, &error), error);
+  check (ncz_variable_write (u, 2, start, grow, NULL, dbls, sizeof dbls, NULL, &error), error);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -294,7 +327,7 @@ main (int argc, char *argv[])
 
   if (argc < 2)
     {
-      fprintf (stderr, "usage: make-input URL [rich|plain|big]\n");
+      fprintf (stderr, "usage: make-input URL [rich|plain|grid|big]\n");
       return EXIT_FAILURE;
     }
   ds = ncz_dataset_create (argv[1], NCZ_CREATE_DEFAULT, NULL, &error);
@@ -303,6 +336,8 @@ main (int argc, char *argv[])
     make_rich (ncz_dataset_get_root_group (ds));
   else if (g_str_equal (what, "plain"))
     make_plain (ncz_dataset_get_root_group (ds));
+  else if (g_str_equal (what, "grid"))
+    make_grid (ncz_dataset_get_root_group (ds));
   else
     make_big (ncz_dataset_get_root_group (ds));
   check (ncz_dataset_close (ds, NULL, &error), error);

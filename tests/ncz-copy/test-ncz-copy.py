@@ -299,6 +299,23 @@ for bad in (["-k", "nc3"], ["-V", "a"], ["-3"]):
     ok(r.returncode != 0 and ("supported" in r.stderr or "possible" in r.stderr),
        f"{' '.join(bad)}: rejected clearly", r.stderr)
 
+# ---------------------------------------------------------------- boxes of chunks
+# Chunks are read several at a time and a box whose chunks all exist is
+# written with one call: edge chunks, partly written variables and an
+# unlimited dimension, on every core and on one.
+GRID = make("grid", "grid")
+grid_dir = os.path.join(TMP, "grid")
+for label, env in (("all cores", None), ("one core", "taskset")):
+    out = fresh()
+    cmd = [NCZ_COPY, GRID, out]
+    if env and shutil.which("taskset"):
+        cmd = ["taskset", "-c", "0"] + cmd
+    r = run(cmd)
+    out_dir = out.split("#")[0][len("file://"):]
+    ok(r.returncode == 0 and dump(out) == dump(GRID) and files(grid_dir) == files(out_dir),
+       f"chunk boxes ({label}): same values and the same chunk objects",
+       r.stderr + f"{files(grid_dir)}\n{files(out_dir)}")
+
 # ---------------------------------------------------------------- big data, small buffer
 BIG = make("big", "big")
 out = fresh()

@@ -21,6 +21,10 @@
 /* Default size of the pieces data is copied in (nccopy's -m default). */
 #define DEFAULT_BUFFER_BYTES 5000000u
 
+/* Chunks read at once take at most this much memory (or -m if larger),
+ * and as much again for the box they are written as. */
+#define WINDOW_BUDGET_BYTES (32u * 1024 * 1024)
+
 /* A chunk up to this many times the copy buffer is still copied whole. */
 #define CHUNK_COPY_FACTOR 8
 
@@ -37,6 +41,8 @@ typedef struct
   CopyChunkRules *chunks;
   gboolean fix_unlimited;     /* -u */
   gsize buffer_bytes;         /* -m */
+  guint window;               /* chunks read at once */
+  GThreadPool *pool;          /* reads them */
 
   /* state */
   const char *in_url;
@@ -220,24 +226,27 @@ variable_bytes (NczVariable *v)
   return ncz_variable_get_n_elements (v) * element_size (v);
 }
 
-/* Copies the box @start/@count (C order) of a chunk laid out with
- * lengths @chunk into @dst, packed. */
+/* Copies the first @count elements along each dimension of a chunk laid
+ * out with lengths @chunk (C order) into @dst, an array of lengths
+ * @dst_count, at element position @at. */
 static void
-pack_box (const guint8 *src, const guint64 *chunk, const guint64 *count, guint rank,
-          gsize es, guint8 *dst)
+place_chunk (const guint8 *src, const guint64 *chunk, const guint64 *count, guint rank,
+             gsize es, guint8 *dst, const guint64 *dst_count, const guint64 *at)
 {
   g_autofree guint64 *idx = g_new0 (guint64, rank);
   gsize row = (gsize) count[rank - 1] * es;
 
   for (;;)
     {
-      guint64 offset = 0;
+      guint64 from = 0, to = 0;
       gint d;
 
       for (guint i = 0; i < rank; i++)
-        offset = offset * chunk[i] + idx[i];
-      memcpy (dst, src + offset * es, row);
-      dst += row;
+        {
+          from = from * chunk[i] + idx[i];
+          to = to * dst_count[i] + at[i] + idx[i];
+        }
+      memcpy (dst + to * es, src + from * es, row);
       for (d = (gint) rank - 2; d >= 0; d--)
         {
           if (++idx[d] < count[d])
@@ -262,9 +271,84 @@ write_piece (Copy *c, NczVariable *out, guint rank, const guint64 *start,
   return TRUE;
 }
 
+/* One chunk read on the copy's thread pool */
+typedef struct
+{
+  NczFormat *format;
+  NczVariable *variable;
+  guint64 *index;
+  GBytes *data;          /* decoded; NULL when never written or on error */
+  GError *error;
+  GMutex *lock;
+  GCond *cond;
+  guint *pending;
+} ChunkRead;
+
+static void
+chunk_read_run (gpointer item, gpointer user_data)
+{
+  ChunkRead *r = item;
+
+  r->data = ncz_format_read_chunk (r->format, r->variable, r->index, NULL, &r->error);
+  g_mutex_lock (r->lock);
+  if (--*r->pending == 0)
+    g_cond_signal (r->cond);
+  g_mutex_unlock (r->lock);
+}
+
+/* Reads the chunks of @reads at once (reads of one dataset are safe
+ * from several threads) and waits for all of them. */
+static void
+read_chunks (Copy *c, ChunkRead *reads, guint n)
+{
+  GMutex lock;
+  GCond cond;
+  guint pending = n;
+
+  g_mutex_init (&lock);
+  g_cond_init (&cond);
+  for (guint i = 0; i < n; i++)
+    {
+      reads[i].lock = &lock;
+      reads[i].cond = &cond;
+      reads[i].pending = &pending;
+      if (c->pool == NULL || n == 1)
+        chunk_read_run (&reads[i], NULL);
+      else
+        g_thread_pool_push (c->pool, &reads[i], NULL);
+    }
+  g_mutex_lock (&lock);
+  while (pending > 0)
+    g_cond_wait (&cond, &lock);
+  g_mutex_unlock (&lock);
+  g_mutex_clear (&lock);
+  g_cond_clear (&cond);
+}
+
+/* The elements of chunk @index inside the variable: where they start and
+ * how many along each dimension; returns their number. */
+static guint64
+chunk_extent (const guint64 *index, const guint64 *chunk, const guint64 *shape, guint rank,
+              guint64 *start, guint64 *count)
+{
+  guint64 n = 1;
+  for (guint i = 0; i < rank; i++)
+    {
+      start[i] = index[i] * chunk[i];
+      count[i] = MIN (chunk[i], shape[i] - start[i]);
+      n *= count[i];
+    }
+  return n;
+}
+
 /* Copies chunk by chunk when input and output share their chunk shape:
- * chunks never written in the input are not written in the output.
- * *@unsupported is set when the input format cannot hand out chunks. */
+ * chunks never written in the input are not written in the output. The
+ * chunks are taken a box at a time (up to c->window of them, whole
+ * trailing rows of the chunk grid first), read on the thread pool, and a
+ * box whose chunks all exist is written with one call, so the output's
+ * codecs run on every core too; in a box with unwritten chunks the
+ * others are written one by one. *@unsupported is set when the input
+ * format cannot hand out chunks. */
 static gboolean
 copy_by_chunks (Copy *c, NczVariable *in, NczVariable *out, const guint64 *shape,
                 const guint64 *chunk, gboolean *unsupported, GError **error)
@@ -272,71 +356,164 @@ copy_by_chunks (Copy *c, NczVariable *in, NczVariable *out, const guint64 *shape
   guint rank = ncz_variable_get_n_dimensions (in);
   gsize es = element_size (in);
   NczFormat *format = ncz_dataset_get_format (c->in);
+  g_autofree guint64 *grid = g_new0 (guint64, rank);
+  g_autofree guint64 *lo = g_new0 (guint64, rank);
+  g_autofree guint64 *hi = g_new0 (guint64, rank);
   g_autofree guint64 *idx = g_new0 (guint64, rank);
   g_autofree guint64 *start = g_new0 (guint64, rank);
   g_autofree guint64 *count = g_new0 (guint64, rank);
-  g_autofree guint8 *packed = NULL;
+  g_autofree guint64 *box_start = g_new0 (guint64, rank);
+  g_autofree guint64 *box_count = g_new0 (guint64, rank);
+  g_autofree guint64 *at = g_new0 (guint64, rank);
+  g_autofree ChunkRead *reads = g_new0 (ChunkRead, c->window);
+  g_autofree guint8 *buffer = NULL;
+  gsize buffer_size = 0;
+  guint64 tail = 1, span, chunk_bytes = es;
+  guint k = rank, window;
   gboolean first = TRUE;
+  gboolean ok = TRUE;
 
   *unsupported = FALSE;
-  for (;;)
+  for (guint i = 0; i < rank; i++)
     {
-      g_autoptr(GBytes) data = NULL;
-      GError *local = NULL;
-      gboolean whole = TRUE;
-      guint64 n = 1;
-      gint d;
+      grid[i] = (shape[i] + chunk[i] - 1) / chunk[i];
+      chunk_bytes *= chunk[i];
+    }
+  /* the chunks read and the box built from them stay within the budget */
+  window = (guint) CLAMP (MAX (c->buffer_bytes, WINDOW_BUDGET_BYTES) / MAX (chunk_bytes, 1),
+                          1, c->window);
+  /* dimensions k.. are spanned whole, dimension k-1 by @span chunks */
+  while (k > 0 && tail * grid[k - 1] <= window)
+    tail *= grid[--k];
+  span = MAX (1, window / tail);
+
+  while (ok)
+    {
+      guint n = 0;
+      gboolean all_present = TRUE;
+      guint64 box_n = 1;
 
       for (guint i = 0; i < rank; i++)
         {
-          start[i] = idx[i] * chunk[i];
-          count[i] = MIN (chunk[i], shape[i] - start[i]);
-          whole = whole && count[i] == chunk[i];
-          n *= count[i];
+          if (i + 1 < k)
+            hi[i] = lo[i];
+          else if (i + 1 == k)
+            hi[i] = MIN (lo[i] + span, grid[i]) - 1;
+          else
+            hi[i] = grid[i] - 1;
+          idx[i] = lo[i];
+          box_start[i] = lo[i] * chunk[i];
+          box_count[i] = MIN ((hi[i] + 1) * chunk[i], shape[i]) - box_start[i];
+          box_n *= box_count[i];
         }
-      data = ncz_format_read_chunk (format, in, idx, NULL, &local);
-      if (data == NULL)
+
+      /* the chunks of the box, in C order */
+      for (;;)
         {
-          if (first && g_error_matches (local, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED))
+          ChunkRead *r = &reads[n++];
+          r->format = format;
+          r->variable = in;
+          r->index = g_memdup2 (idx, rank * sizeof (guint64));
+          gint d;
+          for (d = (gint) rank - 1; d >= 0; d--)
             {
-              g_error_free (local);
-              *unsupported = TRUE;
-              return FALSE;
+              if (++idx[d] <= hi[d])
+                break;
+              idx[d] = lo[d];
             }
-          if (!g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+          if (d < 0)
+            break;
+        }
+      read_chunks (c, reads, n);
+
+      for (guint j = 0; j < n && ok; j++)
+        {
+          ChunkRead *r = &reads[j];
+          if (r->data != NULL)
+            continue;
+          all_present = FALSE;
+          if (first && g_error_matches (r->error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED))
+            {
+              *unsupported = TRUE;
+              ok = FALSE;
+            }
+          else if (!g_error_matches (r->error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
             {
               g_autofree char *name = ncz_variable_get_full_name (in);
-              return fail_in ("variable", name, c->in_url, local, error);
+              ok = fail_in ("variable", name, c->in_url, g_steal_pointer (&r->error), error);
             }
-          g_error_free (local);   /* never written: stays unwritten */
-        }
-      else if (whole)
-        {
-          if (!write_piece (c, out, rank, start, count, g_bytes_get_data (data, NULL),
-                            g_bytes_get_size (data), error))
-            return FALSE;
-        }
-      else
-        {
-          if (packed == NULL)
-            packed = g_malloc (g_bytes_get_size (data));
-          pack_box (g_bytes_get_data (data, NULL), chunk, count, rank, es, packed);
-          if (!write_piece (c, out, rank, start, count, packed, n * es, error))
-            return FALSE;
         }
       first = FALSE;
-      copy_progress_add (c->progress, n * es);
 
-      for (d = (gint) rank - 1; d >= 0; d--)
+      if (ok && all_present && n > 1)
         {
-          if (++idx[d] * chunk[d] < shape[d])
+          if (buffer_size < box_n * es)
+            {
+              g_free (buffer);
+              buffer_size = box_n * es;
+              buffer = g_malloc (buffer_size);
+            }
+          for (guint j = 0; j < n; j++)
+            {
+              guint64 cn = chunk_extent (reads[j].index, chunk, shape, rank, start, count);
+              for (guint i = 0; i < rank; i++)
+                at[i] = start[i] - box_start[i];
+              place_chunk (g_bytes_get_data (reads[j].data, NULL), chunk, count, rank, es,
+                           buffer, box_count, at);
+              copy_progress_add (c->progress, cn * es);
+            }
+          ok = write_piece (c, out, rank, box_start, box_count, buffer, box_n * es, error);
+        }
+      else
+        for (guint j = 0; j < n && ok; j++)
+          {
+            ChunkRead *r = &reads[j];
+            guint64 cn = chunk_extent (r->index, chunk, shape, rank, start, count);
+            gboolean whole = TRUE;
+
+            for (guint i = 0; i < rank; i++)
+              whole = whole && count[i] == chunk[i];
+            if (r->data != NULL && whole)
+              ok = write_piece (c, out, rank, start, count, g_bytes_get_data (r->data, NULL),
+                                g_bytes_get_size (r->data), error);
+            else if (r->data != NULL)
+              {
+                if (buffer_size < cn * es)
+                  {
+                    g_free (buffer);
+                    buffer_size = cn * es;
+                    buffer = g_malloc (buffer_size);
+                  }
+                for (guint i = 0; i < rank; i++)
+                  at[i] = 0;
+                place_chunk (g_bytes_get_data (r->data, NULL), chunk, count, rank, es, buffer,
+                             count, at);
+                ok = write_piece (c, out, rank, start, count, buffer, cn * es, error);
+              }
+            if (ok)
+              copy_progress_add (c->progress, cn * es);
+          }
+
+      for (guint j = 0; j < n; j++)
+        {
+          g_clear_pointer (&reads[j].index, g_free);
+          g_clear_pointer (&reads[j].data, g_bytes_unref);
+          g_clear_error (&reads[j].error);
+        }
+
+      /* next box: odometer over dimensions 0..k-1, dimension k-1 by @span */
+      gint d;
+      for (d = (gint) k - 1; d >= 0; d--)
+        {
+          lo[d] += (guint) d + 1 == k ? span : 1;
+          if (lo[d] < grid[d])
             break;
-          idx[d] = 0;
+          lo[d] = 0;
         }
       if (d < 0)
         break;
     }
-  return TRUE;
+  return ok;
 }
 
 /* The slab shape: whole output chunks, as many as the buffer holds
@@ -636,6 +813,7 @@ main (int argc, char *argv[])
   int opt;
 
   c.buffer_bytes = DEFAULT_BUFFER_BYTES;
+  c.window = MAX (2, 2 * g_get_num_processors ());
   opterr = 0;
   while ((opt = getopt_long (argc, argv, ":F:d:sc:um:k:Nqwrh:e:M:L:v:V:g:G:34679",
                              long_options, NULL)) != -1)
@@ -756,6 +934,9 @@ main (int argc, char *argv[])
   for (guint i = 0; i < variables->len; i++)
     total += variable_bytes (g_array_index (variables, VariablePair, i).input);
   progress = copy_progress_new (stderr, !quiet && isatty (STDERR_FILENO), total);
+  if (g_get_num_processors () > 1)
+    c.pool = g_thread_pool_new (chunk_read_run, NULL, (gint) g_get_num_processors (), FALSE,
+                                NULL);
   c.progress = progress;
   for (guint i = 0; i < variables->len; i++)
     {
@@ -770,6 +951,8 @@ main (int argc, char *argv[])
         }
     }
 
+  if (c.pool)
+    g_thread_pool_free (g_steal_pointer (&c.pool), FALSE, TRUE);
   if (!ncz_dataset_close (out, NULL, &error))
     return die (prog, error->message);
   copy_progress_finish (progress, variables->len);

@@ -26,6 +26,7 @@ struct _NczDataset
   gboolean writable;
   gboolean loading;
   gboolean closed;
+  gboolean created;   /* by ncz_dataset_create*(): the store commits on close */
   GMutex lock;
 };
 
@@ -126,17 +127,25 @@ dataset_start (NczStore *store, NczUrl *url, gboolean create, gboolean writable,
   self = dataset_new (url, store, writable);
   self->format = ncz_registry_new_format (registry, url, store, error);
   if (self->format == NULL)
-    return NULL;
+    {
+      if (create && store)
+        ncz_store_discard (store);
+      return NULL;
+    }
   self->loading = TRUE;
   ok = create ? ncz_format_create (self->format, self, cancellable, error)
               : ncz_format_open (self->format, self, cancellable, error);
   self->loading = FALSE;
   if (!ok)
     {
-      /* never write anything back for a dataset that failed to open */
+      /* never write anything back for a dataset that failed to open; a
+       * failed creation leaves what was at the URL as it was */
       self->closed = TRUE;
+      if (create && store)
+        ncz_store_discard (store);
       return NULL;
     }
+  self->created = create;
   return g_steal_pointer (&self);
 }
 
@@ -424,7 +433,10 @@ ncz_dataset_sync (NczDataset *self, GCancellable *cancellable, GError **error)
  * @error: return location for a #GError
  *
  * Stores the metadata of a writable dataset and releases the backend.
- * Closing twice is harmless.
+ * For a dataset made by ncz_dataset_create(), this is when it replaces
+ * what was at its URL: on stores that stage a replacement (the file
+ * store does) the previous dataset stays intact until then, and stays if
+ * the close fails. Closing twice is harmless.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -446,5 +458,40 @@ ncz_dataset_close (NczDataset *self, GCancellable *cancellable, GError **error)
       else
         ncz_format_close (self->format, self, cancellable, NULL);
     }
+  if (self->created && self->store)
+    {
+      if (ok)
+        ok = ncz_store_commit (self->store, cancellable, error);
+      else
+        ncz_store_discard (self->store);
+    }
   return ok;
+}
+
+/**
+ * ncz_dataset_discard:
+ * @self: a dataset
+ *
+ * Releases a dataset without storing anything more: call it when
+ * building or changing a dataset failed. For a dataset made by
+ * ncz_dataset_create(), what was written is dropped where the store
+ * staged it (the file store writes a replacement beside the previous
+ * dataset and swaps it in only at ncz_dataset_close()), so what was at
+ * the URL before stays as it was. For an opened dataset, definitions not
+ * yet synced are lost; chunks already written stay. Afterwards the
+ * dataset is closed; closing or discarding again is harmless.
+ *
+ * Since: 1.0
+ */
+void
+ncz_dataset_discard (NczDataset *self)
+{
+  g_return_if_fail (NCZ_IS_DATASET (self));
+  if (self->closed)
+    return;
+  self->closed = TRUE;
+  if (self->format)
+    ncz_format_close (self->format, self, NULL, NULL);
+  if (self->created && self->store)
+    ncz_store_discard (self->store);
 }

@@ -647,6 +647,56 @@ ncz_store_get_length (NczStore     *self,
 }
 
 /**
+ * ncz_store_commit:
+ * @self: a store opened with %NCZ_STORE_CREATE
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Makes what was written through @self replace what was at its URL
+ * before. Drivers that stage a replacement keep the previous dataset
+ * readable, and intact, until this call; NczDataset calls it when a
+ * created dataset is closed successfully.
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_store_commit (NczStore     *self,
+                  GCancellable *cancellable,
+                  GError      **error)
+{
+  NczStoreInterface *iface;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->commit == NULL)
+    return TRUE;
+  return iface->commit (self, cancellable, error);
+}
+
+/**
+ * ncz_store_discard:
+ * @self: a store opened with %NCZ_STORE_CREATE
+ *
+ * Drops what was written through @self, not committed: where the driver
+ * staged it, what was at the URL before stays as it was. Stores that
+ * write in place keep what was written.
+ *
+ * Since: 1.0
+ */
+void
+ncz_store_discard (NczStore *self)
+{
+  NczStoreInterface *iface;
+
+  g_return_if_fail (NCZ_IS_STORE (self));
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->discard != NULL)
+    iface->discard (self);
+}
+
+/**
  * ncz_store_exists:
  * @self: a store
  * @key: the object key

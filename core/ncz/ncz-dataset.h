@@ -82,5 +82,7 @@ gboolean ncz_dataset_sync (NczDataset *self, GCancellable *cancellable,
 NCZ_AVAILABLE_IN_ALL
 gboolean ncz_dataset_close (NczDataset *self, GCancellable *cancellable,
                             GError **error);
+NCZ_AVAILABLE_IN_ALL
+void ncz_dataset_discard (NczDataset *self);
 
 G_END_DECLS

@@ -43,6 +43,14 @@ G_DECLARE_INTERFACE (NczStore, ncz_store, NCZ, STORE, GObject)
  *   many requests in flight). The default reads them one by one.
  * @write_many: optional; write several objects at once. The default runs
  *   @write for each on Ncz's worker pool.
+ * @commit: optional; for a store opened with %NCZ_STORE_CREATE, makes what
+ *   was written replace what was at the URL before. A driver that can
+ *   stage a replacement (a directory or an archive written beside the old
+ *   one) keeps the old dataset intact until then. The default does
+ *   nothing: the objects were written in place.
+ * @discard: optional; for a store opened with %NCZ_STORE_CREATE and not
+ *   committed, drops what was written so that what was at the URL before
+ *   stays as it was, where the driver staged it. The default does nothing.
  *
  * Keys are `/`-separated paths relative to the dataset root, without a
  * leading `/` (`.zgroup`, `grp/var/.zarray`, `grp/var/0.1`). The empty
@@ -88,8 +96,12 @@ struct _NczStoreInterface
                            GCancellable       *cancellable,
                            GError            **error);
 
+  gboolean  (*commit)     (NczStore           *self,
+                           GCancellable       *cancellable,
+                           GError            **error);
+  void      (*discard)    (NczStore           *self);
   /*< private >*/
-  gpointer padding[7];
+  gpointer padding[5];
 };
 
 NCZ_AVAILABLE_IN_ALL
@@ -123,6 +135,10 @@ NCZ_AVAILABLE_IN_ALL
 gboolean ncz_store_get_length (NczStore *self, const char *key,
                                guint64 *length,
                                GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_store_commit (NczStore *self, GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+void ncz_store_discard (NczStore *self);
 NCZ_AVAILABLE_IN_ALL
 gboolean ncz_store_exists (NczStore *self, const char *key,
                            GCancellable *cancellable, GError **error);

@@ -35,6 +35,8 @@ struct _NczFileStore
   guint flags;
   char *root;       /* absolute path of the root directory, for messages */
   int root_fd;      /* -1 until initialized */
+  char *stage;      /* CREATE over something: the replacement being written
+                     * beside it, swapped in by commit; NULL otherwise */
 };
 
 enum {
@@ -60,6 +62,9 @@ static const char *const store_markers[] = {
 };
 
 static void ncz_file_store_store_init (NczStoreInterface *iface);
+static gboolean ncz_file_store_commit (NczStore *store, GCancellable *cancellable,
+                                       GError **error);
+static void ncz_file_store_discard (NczStore *store);
 static void ncz_file_store_initable_init (GInitableIface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (NczFileStore, ncz_file_store, G_TYPE_OBJECT,
@@ -762,10 +767,16 @@ ncz_file_store_store_init (NczStoreInterface *iface)
   iface->remove = ncz_file_store_remove;
   iface->get_length = ncz_file_store_get_length;
   iface->list = ncz_file_store_list;
+  iface->commit = ncz_file_store_commit;
+  iface->discard = ncz_file_store_discard;
 }
 
+static gboolean start_stage (NczFileStore *self);
+
 /* CREATE: replaces what is at the root path by an empty directory, but
- * never a directory that has content and does not look like a store. */
+ * never a directory that has content and does not look like a store. An
+ * existing store or file is replaced only when the new store is
+ * committed (ncz_store_commit()): until then it is written beside it. */
 static gboolean
 prepare_create (NczFileStore *self,
                 GError      **error)
@@ -795,6 +806,8 @@ prepare_create (NczFileStore *self,
 
   if (S_ISREG (st.st_mode))
     {
+      if (start_stage (self))
+        return TRUE;
       if (unlink (self->root) < 0 || mkdir (self->root, 0777) < 0)
         {
           int errsv = errno;
@@ -847,6 +860,9 @@ prepare_create (NczFileStore *self,
       return FALSE;
     }
 
+  /* the previous store stays intact until the new one is committed */
+  if (start_stage (self))
+    return TRUE;
   fd = open (self->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
     {
@@ -857,6 +873,111 @@ prepare_create (NczFileStore *self,
       return FALSE;
     }
   return clear_dir_fd (self, "", fd, 0, error);
+}
+
+/* Removes a directory tree or a file at an absolute path, never
+ * following symbolic links; warns when it cannot. */
+static void
+remove_path (NczFileStore *self,
+             const char   *path)
+{
+  g_autoptr(GError) error = NULL;
+  struct stat st;
+  int fd;
+
+  if (lstat (path, &st) < 0)
+    return;
+  if (!S_ISDIR (st.st_mode))
+    {
+      if (unlink (path) < 0)
+        g_warning ("cannot remove “%s”: %s", path, g_strerror (errno));
+      return;
+    }
+  fd = open (path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0 || !clear_dir_fd (self, "", fd, 0, &error) || rmdir (path) < 0)
+    g_warning ("cannot remove “%s”: %s", path,
+               error ? error->message : g_strerror (errno));
+}
+
+/* CREATE over an existing store or file: the new store is written in a
+ * directory beside it (".NAME.ncz-new-XXXXXX" in the same parent, so on
+ * the same file system) and swapped in by commit. FALSE when the parent
+ * does not allow it: then the store is replaced in place. */
+static gboolean
+start_stage (NczFileStore *self)
+{
+  g_autofree char *parent = g_path_get_dirname (self->root);
+  g_autofree char *base = g_path_get_basename (self->root);
+  g_autofree char *tmpl = g_strdup_printf ("%s/.%s.ncz-new-XXXXXX", parent, base);
+
+  if (g_mkdtemp_full (tmpl, 0777) == NULL)
+    return FALSE;
+  self->stage = g_steal_pointer (&tmpl);
+  return TRUE;
+}
+
+static gboolean
+ncz_file_store_commit (NczStore     *store,
+                       GCancellable *cancellable,
+                       GError      **error)
+{
+  NczFileStore *self = NCZ_FILE_STORE (store);
+  g_autofree char *old = NULL;
+  int errsv;
+
+  if (self->stage == NULL)
+    return TRUE;
+  /* one atomic swap where the file system has it: at every moment the
+   * path holds either the previous dataset or the new one */
+  if (renameat2 (AT_FDCWD, self->stage, AT_FDCWD, self->root, RENAME_EXCHANGE) == 0)
+    {
+      remove_path (self, self->stage);   /* now the previous dataset */
+      g_clear_pointer (&self->stage, g_free);
+      return TRUE;
+    }
+  errsv = errno;
+  if (errsv == ENOENT && access (self->root, F_OK) < 0)
+    old = NULL;   /* the previous one is gone already */
+  else if (errsv == EINVAL || errsv == ENOSYS || errsv == ENOTSUP)
+    {
+      old = g_strconcat (self->stage, ".old", NULL);
+      if (rename (self->root, old) < 0)
+        {
+          errsv = errno;
+          goto failed;
+        }
+    }
+  else
+    goto failed;
+  if (rename (self->stage, self->root) < 0)
+    {
+      errsv = errno;
+      if (old != NULL)
+        rename (old, self->root);
+      goto failed;
+    }
+  if (old != NULL)
+    remove_path (self, old);
+  g_clear_pointer (&self->stage, g_free);
+  return TRUE;
+
+failed:
+  g_set_error (error, NCZ_STORAGE_ERROR, storage_code_for_errno (errsv),
+               "cannot put the new store “%s” in place of the previous one: %s "
+               "(the previous one is unchanged; the new one is in “%s”)",
+               self->root, g_strerror (errsv), self->stage);
+  return FALSE;
+}
+
+static void
+ncz_file_store_discard (NczStore *store)
+{
+  NczFileStore *self = NCZ_FILE_STORE (store);
+
+  if (self->stage == NULL)
+    return;
+  remove_path (self, self->stage);
+  g_clear_pointer (&self->stage, g_free);
 }
 
 static gboolean
@@ -903,7 +1024,7 @@ ncz_file_store_initable_init_impl (GInitable     *initable,
   if ((self->flags & NCZ_STORE_CREATE) != 0 && !prepare_create (self, error))
     return FALSE;
 
-  fd = open (self->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  fd = open (self->stage ? self->stage : self->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
     {
       int errsv = errno;
@@ -976,6 +1097,8 @@ ncz_file_store_finalize (GObject *object)
 {
   NczFileStore *self = NCZ_FILE_STORE (object);
 
+  /* a replacement never committed: the previous store stays */
+  ncz_file_store_discard (NCZ_STORE (self));
   if (self->root_fd >= 0)
     close (self->root_fd);
   g_free (self->root);

@@ -1246,6 +1246,101 @@ test_pure_attribute_inference (void)
   g_assert_cmpuint (ncz_attribute_get_uint64 (ncz_group_get_attribute (root, "u64"), 0), ==, G_MAXUINT64);
 }
 
+
+/* Creating over an existing dataset on the file store: the previous one
+ * stays readable and intact until the new one is closed; a discarded or
+ * failed creation leaves it as it was. */
+static NczDataset *
+make_file_dataset (const char *url, const char *var_name, gint32 value)
+{
+  g_autoptr(GError) error = NULL;
+  NczDataset *ds = ncz_dataset_create (url, NCZ_CREATE_DEFAULT, NULL, &error);
+  g_assert_no_error (error);
+  NczGroup *root = ncz_dataset_get_root_group (ds);
+  NczDimension *x = ncz_group_add_dimension (root, "x", 4, FALSE, &error);
+  NczVariable *v = ncz_group_add_variable (root, var_name, NCZ_TYPE_INT, 1, &x, &error);
+  g_assert_no_error (error);
+  gint32 vals[4] = { value, value, value, value };
+  guint64 start = 0, count = 4;
+  g_assert_true (ncz_variable_write (v, 1, &start, &count, NULL, vals, sizeof vals, NULL, &error));
+  g_assert_no_error (error);
+  return ds;
+}
+
+static gint32
+first_value (const char *url, const char *var_name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = ncz_dataset_open (url, NCZ_OPEN_READ, NULL, &error);
+  g_assert_no_error (error);
+  NczVariable *v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), var_name);
+  gint32 vals[4];
+  if (v == NULL)
+    return G_MININT32;
+  nczt_read_all (v, vals, sizeof vals);
+  return vals[0];
+}
+
+static void
+test_create_replaces_on_close (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ncz-replace-XXXXXX", NULL);
+  g_autofree char *url = g_strdup_printf ("file://%s/d.zarr#mode=nczarr,file", dir);
+  g_autoptr(GError) error = NULL;
+  NczDataset *ds;
+
+  ds = make_file_dataset (url, "old", 1);
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_object_unref (ds);
+  g_assert_cmpint (first_value (url, "old"), ==, 1);
+
+  /* while the new one is written, the old one is what readers see */
+  ds = make_file_dataset (url, "new", 2);
+  g_assert_cmpint (first_value (url, "old"), ==, 1);
+  g_assert_cmpint (first_value (url, "new"), ==, G_MININT32);
+  /* discarded: the old one stays, nothing is left beside it */
+  ncz_dataset_discard (ds);
+  ncz_dataset_discard (ds);
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_object_unref (ds);
+  g_assert_cmpint (first_value (url, "old"), ==, 1);
+  {
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+    guint n = 0;
+    while ((name = g_dir_read_name (d)) != NULL)
+      {
+        g_assert_cmpstr (name, ==, "d.zarr");
+        n++;
+      }
+    g_assert_cmpuint (n, ==, 1);
+  }
+
+  /* a failed creation (no such format) leaves it too */
+  {
+    g_autofree char *bad = g_strdup_printf ("file://%s/d.zarr#mode=nczarr,file&format=nope", dir);
+    g_assert_null (ncz_dataset_create (bad, NCZ_CREATE_DEFAULT, NULL, &error));
+    g_assert_nonnull (error);
+    g_clear_error (&error);
+    g_assert_cmpint (first_value (url, "old"), ==, 1);
+  }
+
+  /* closed: the new one replaces the old one whole */
+  ds = make_file_dataset (url, "new", 2);
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_assert_no_error (error);
+  g_object_unref (ds);
+  g_assert_cmpint (first_value (url, "new"), ==, 2);
+  g_assert_cmpint (first_value (url, "old"), ==, G_MININT32);
+
+  /* dropped without close: closed (and committed) by dispose, as before */
+  ds = make_file_dataset (url, "third", 3);
+  g_object_unref (ds);
+  g_assert_cmpint (first_value (url, "third"), ==, 3);
+
+  nczt_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1265,6 +1360,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nczarr/read/forder-separator", test_forder_and_separator);
   g_test_add_func ("/nczarr/read/zero-dim", test_zero_dim);
   g_test_add_func ("/nczarr/roundtrip/unlimited", test_unlimited);
+  g_test_add_func ("/nczarr/write/create-replaces-on-close", test_create_replaces_on_close);
   g_test_add_func ("/nczarr/read/concurrent", test_concurrent_reads);
   g_test_add_func ("/nczarr/read/v1-numeric-types", test_v1_numeric_types);
   g_test_add_func ("/nczarr/read/wide-strings", test_wide_strings);

@@ -241,6 +241,17 @@ ok(r.returncode != 0 and "65000" in r.stderr and "/a" in r.stderr,
 r, o = copy_plain("-F", "t,307,9")
 ok(r.returncode != 0 and "/t" in r.stderr, "filter on a string variable: error", r.stderr)
 
+# a failed copy never costs the dataset that was at OUT before
+prev = fresh()
+r0 = copy(RICH, prev)
+before = dump(prev)
+r = copy("-F", "a,65000,1", PLAIN, prev)   # fails once OUT is being written
+ok(r0.returncode == 0 and r.returncode != 0 and "cannot apply filter" in r.stderr
+   and dump(prev) == before
+   and not [n for n in os.listdir(TMP) if "ncz-new" in n],
+   "failed copy over an existing dataset: the previous one stays intact, nothing left beside it",
+   r.stderr + dump(prev))
+
 # ---------------------------------------------------------------- -c, -d, -s
 r, o = copy_plain("-c", "x/6,y/2")
 ok(r.returncode == 0 and specials(o, "a").get("_ChunkSizes") == "2, 6"

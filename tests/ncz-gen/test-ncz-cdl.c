@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <ncz/ncz.h>
@@ -463,6 +464,47 @@ test_check_limits (void)
   g_assert_error (error, NCZ_CDL_ERROR, NCZ_CDL_ERROR_LIMIT);
 }
 
+
+/* CDL that fails after the output was created never costs the dataset
+ * that was at the URL before */
+static void
+test_failure_keeps_previous (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ncz-cdl-XXXXXX", NULL);
+  g_autofree char *url = g_strdup_printf ("file://%s/x.zarr#mode=nczarr,file", dir);
+  g_autoptr(GError) error = NULL;
+  const char *good = "netcdf x {\ndimensions:\n d = 2 ;\nvariables:\n int v(d) ;\n"
+                     "data:\n v = 7, 8 ;\n}\n";
+  const char *bad = "netcdf x {\ndimensions:\n d = 3 ;\nvariables:\n int w(d) ;\n"
+                    "data:\n w = 1, 2,, ;\n}\n";
+
+  g_assert_true (ncz_cdl_generate (good, -1, "good.cdl", url, NCZ_CREATE_DEFAULT, &error));
+  g_assert_no_error (error);
+  g_assert_false (ncz_cdl_generate (bad, -1, "bad.cdl", url, NCZ_CREATE_DEFAULT, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "bad.cdl:7:"));
+  g_clear_error (&error);
+
+  g_autoptr(NczDataset) ds = ncz_dataset_open (url, NCZ_OPEN_READ, NULL, &error);
+  g_assert_no_error (error);
+  NczVariable *v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), "v");
+  g_assert_nonnull (v);
+  gint32 vals[2] = { 0, 0 };
+  guint64 start = 0, count = 2;
+  g_assert_true (ncz_variable_read (v, 1, &start, &count, NULL, vals, sizeof vals, NULL, &error));
+  g_assert_cmpint (vals[0], ==, 7);
+  g_assert_cmpint (vals[1], ==, 8);
+  g_assert_null (ncz_group_get_variable (ncz_dataset_get_root_group (ds), "w"));
+  g_clear_object (&ds);
+
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_assert_cmpstr (name, ==, "x.zarr");
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);
+  g_assert_cmpint (system (cmd), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -478,5 +520,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cdl/malformed", test_malformed);
   g_test_add_func ("/cdl/comments-names", test_comments_and_names);
   g_test_add_func ("/cdl/check-limits", test_check_limits);
+  g_test_add_func ("/cdl/failure-keeps-previous", test_failure_keeps_previous);
   return g_test_run ();
 }

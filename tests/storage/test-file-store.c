@@ -305,22 +305,60 @@ test_create_replaces (Fixture       *f,
   store_put (f->store, "g/v/0.0", "data");
   g_clear_object (&f->store);
 
+  /* The new store is empty; the previous one stays intact on disk until
+   * the new one is committed, and stays if it never is. */
   f->store = open_store (f->root, NCZ_STORE_CREATE | NCZ_STORE_WRITE, &error);
   g_assert_no_error (error);
   store_assert_list (f->store, "", NULL);
-  entries = dir_entries (f->root);
-  g_assert_cmpstr (entries, ==, "");
   g_assert_false (ncz_store_exists (f->store, "g/v/0.0", NULL, NULL));
   store_put (f->store, ".zgroup", "{\"new\": true}");
   store_assert_content (f->store, ".zgroup", "{\"new\": true}");
+  assert_file (f->root, ".zgroup", "{}");
+  assert_file (f->root, "g/v/0.0", "data");
+  g_clear_object (&f->store);
+  assert_file (f->root, ".zgroup", "{}");
+  assert_file (f->root, "g/v/0.0", "data");
+  entries = dir_entries (f->base);
+  g_assert_null (strstr (entries, "ncz-new"));
+  g_clear_pointer (&entries, g_free);
 
-  /* A regular file in the way. */
+  /* Discarded explicitly: the same. */
+  f->store = open_store (f->root, NCZ_STORE_CREATE | NCZ_STORE_WRITE, &error);
+  g_assert_no_error (error);
+  store_put (f->store, ".zgroup", "{\"new\": true}");
+  ncz_store_discard (f->store);
+  assert_file (f->root, "g/v/0.0", "data");
+  g_clear_object (&f->store);
+
+  /* Committed: the new store replaces the previous one whole, and the
+   * store keeps working on it. */
+  f->store = open_store (f->root, NCZ_STORE_CREATE | NCZ_STORE_WRITE, &error);
+  g_assert_no_error (error);
+  store_put (f->store, ".zgroup", "{\"new\": true}");
+  g_assert_true (ncz_store_commit (f->store, NULL, &error));
+  g_assert_no_error (error);
+  entries = dir_entries (f->root);
+  g_assert_cmpstr (entries, ==, ".zgroup");
+  g_clear_pointer (&entries, g_free);
+  assert_file (f->root, ".zgroup", "{\"new\": true}");
+  store_put (f->store, "v/.zarray", "{}");
+  assert_file (f->root, "v/.zarray", "{}");
+  g_assert_true (ncz_store_commit (f->store, NULL, &error));   /* again: nothing to do */
+  entries = dir_entries (f->base);
+  g_assert_null (strstr (entries, "ncz-new"));
+  g_clear_pointer (&entries, g_free);
+
+  /* A regular file in the way: replaced on commit. */
   write_file (f->base, "file.zarr", "old file");
   store = open_store (file, NCZ_STORE_CREATE, &error);
   g_assert_no_error (error);
-  g_assert_true (g_file_test (file, G_FILE_TEST_IS_DIR));
   store_put (store, ".zgroup", "{}");
   store_assert_content (store, ".zgroup", "{}");
+  g_assert_true (g_file_test (file, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (ncz_store_commit (store, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (file, G_FILE_TEST_IS_DIR));
+  assert_file (file, ".zgroup", "{}");
   g_object_unref (store);
 
   /* An empty directory. */

@@ -927,9 +927,14 @@ main (int argc, char *argv[])
                             NULL, &error);
   if (out == NULL)
     return die (prog, error->message);
+  /* from here on a failure discards the output: a dataset that was at
+   * OUT before stays as it was (on stores that stage a replacement) */
   if (!define_group (&c, ncz_dataset_get_root_group (in), ncz_dataset_get_root_group (out),
                      &error))
-    return die (prog, error->message);
+    {
+      ncz_dataset_discard (out);
+      return die (prog, error->message);
+    }
 
   for (guint i = 0; i < variables->len; i++)
     total += variable_bytes (g_array_index (variables, VariablePair, i).input);
@@ -947,6 +952,9 @@ main (int argc, char *argv[])
         {
           if (!quiet && isatty (STDERR_FILENO))
             fputc ('\n', stderr);
+          if (c.pool)
+            g_thread_pool_free (g_steal_pointer (&c.pool), FALSE, TRUE);
+          ncz_dataset_discard (out);
           return die (prog, error->message);
         }
     }

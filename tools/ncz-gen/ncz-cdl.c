@@ -1835,7 +1835,8 @@ ncz_cdl_generate (const char *text, gssize length, const char *source_name,
     return FALSE;
   if (!ncz_cdl_generate_into (text, length, source_name, ds, 0, NULL, error))
     {
-      ncz_dataset_close (ds, NULL, NULL);
+      /* what was at the URL before stays as it was */
+      ncz_dataset_discard (ds);
       return FALSE;
     }
   return ncz_dataset_close (ds, NULL, error);

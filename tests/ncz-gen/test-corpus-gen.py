@@ -23,14 +23,14 @@
 import difflib
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from gen_common import first_line, parse_args, run  # noqa: E402
 SOURCE_ROOT = os.environ.get('NCZ_SOURCE_ROOT', os.path.dirname(os.path.dirname(HERE)))
 KNOWN = os.path.join(SOURCE_ROOT, 'tests', 'interop', 'KNOWN-DIFFERENCES-GEN.md')
-TIMEOUT = 60
 CHECKS = ('ncdump', 'ncz-dump', 'ncz-dump -s')
 
 
@@ -58,25 +58,9 @@ def parse_known(path):
     return rows
 
 
-def run(argv, **kw):
-    try:
-        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=TIMEOUT, **kw)
-        return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
-    except subprocess.TimeoutExpired:
-        return -999, '', 'timed out after %d s' % TIMEOUT
-
-
 def without_ncproperties(text):
     """_NCProperties names the library that wrote the dataset: never equal."""
     return ''.join(l for l in text.splitlines(True) if not l.lstrip().startswith(':_NCProperties = '))
-
-
-def first_line(text):
-    for line in text.splitlines():
-        if line.strip():
-            return line.strip()
-    return ''
 
 
 def diff(a, b, la, lb):
@@ -84,21 +68,13 @@ def diff(a, b, la, lb):
 
 
 def main():
-    ncz_gen = ncz_dump = None
-    selectors = []
-    for arg in sys.argv[1:]:
-        if arg.startswith('--ncz-gen='):
-            ncz_gen = arg.split('=', 1)[1]
-        elif arg.startswith('--ncz-dump='):
-            ncz_dump = arg.split('=', 1)[1]
-        else:
-            selectors.append(arg)
+    args = parse_args(sys.argv[1:], 'test-corpus-gen.py')
+    if args is None:
+        return 1
+    ncz_gen, ncz_dump, selectors = args
     ncgen = os.environ.get('NCGEN') or shutil.which('ncgen')
     ncdump = os.environ.get('NCDUMP') or shutil.which('ncdump')
     corpus = os.path.join(os.environ.get('NCZ_CORPUS_DIR', ''), 'netcdf-c')
-    if not ncz_gen or not ncz_dump:
-        print('Bail out! usage: test-corpus-gen.py --ncz-gen=PATH --ncz-dump=PATH')
-        return 1
     if not ncgen or not ncdump or not os.path.isdir(corpus):
         print('1..0 # SKIP ncgen/ncdump or the corpus (NCZ_CORPUS_DIR) not available')
         return 0

@@ -16,44 +16,20 @@
 import difflib
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from gen_common import first_line, parse_args, run  # noqa: E402
 SOURCE_ROOT = os.environ.get('NCZ_SOURCE_ROOT', os.path.dirname(os.path.dirname(HERE)))
-TIMEOUT = 60
-
-
-def run(argv, stdin=None):
-    try:
-        p = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=TIMEOUT)
-        return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
-    except subprocess.TimeoutExpired:
-        return -999, '', 'timed out after %d s' % TIMEOUT
-
-
-def first_line(text):
-    for line in text.splitlines():
-        if line.strip():
-            return line.strip()
-    return ''
 
 
 def main():
-    ncz_gen = ncz_dump = None
-    selectors = []
-    for arg in sys.argv[1:]:
-        if arg.startswith('--ncz-gen='):
-            ncz_gen = arg.split('=', 1)[1]
-        elif arg.startswith('--ncz-dump='):
-            ncz_dump = arg.split('=', 1)[1]
-        else:
-            selectors.append(arg)
-    if not ncz_gen or not ncz_dump:
-        print('Bail out! usage: test-roundtrip.py --ncz-gen=PATH --ncz-dump=PATH')
+    args = parse_args(sys.argv[1:], 'test-roundtrip.py')
+    if args is None:
         return 1
+    ncz_gen, ncz_dump, selectors = args
 
     inputs = [('docs/samples/sample.cdl', os.path.join(SOURCE_ROOT, 'docs', 'samples', 'sample.cdl'))]
     corpus = os.path.join(os.environ.get('NCZ_CORPUS_DIR', ''), 'netcdf-c')

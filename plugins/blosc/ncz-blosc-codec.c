@@ -433,6 +433,7 @@ const NczCodecModuleDesc ncz_blosc_codec_desc = {
   .from_json = blosc_from_json,
   .to_json = blosc_to_json,
   .modify = blosc_modify,
+  .h5_set_local = TRUE,
   .encode = blosc_encode,
   .decode = blosc_decode,
 };

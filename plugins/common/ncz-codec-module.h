@@ -72,6 +72,12 @@ typedef struct {
    * ncz_codec_module_h5_filter() should run them too when they are set. */
   GBytes *(*h5_encode) (const guint *cd_values, gsize n_cd_values, GBytes *input, GError **error);
   GBytes *(*h5_decode) (const guint *cd_values, gsize n_cd_values, GBytes *input, GError **error);
+  /* TRUE: the HDF5 class gets a set_local callback that turns the
+   * cd_values the application gave into working parameters through
+   * @modify, from the dataset's type size, byte order and chunk shape
+   * (as HDF5's own filters do), where the working form is what the same
+   * filter id's HDF5 plugins store (blosc). */
+  gboolean h5_set_local;
 } NczCodecModuleDesc;
 
 /* Registers (once) a GType named @type_name implementing NczCodec for
@@ -107,6 +113,8 @@ gboolean ncz_codec_level_from_params (const NczCodecLevel *spec, const guint *pa
                                       gsize n_params, gint *level, GError **error);
 
 /* The ABI adapters; each module instantiates them for its descriptor. */
+ncz_h5_herr_t ncz_codec_module_h5_set_local (const NczCodecModuleDesc *desc, ncz_h5_hid_t dcpl,
+                                             ncz_h5_hid_t type, ncz_h5_hid_t space);
 gsize ncz_codec_module_h5_filter (const NczCodecModuleDesc *desc, unsigned int flags,
                                   size_t cd_nelmts, const unsigned int cd_values[],
                                   size_t nbytes, size_t *buf_size, void **buf);
@@ -156,6 +164,12 @@ int ncz_codec_module_modify (const NczCodecModuleDesc *desc, int ncid, int varid
     return ncz_codec_module_h5_filter (&(desc), flags, cd_nelmts, cd_values,              \
                                        nbytes, buf_size, buf);                            \
   }                                                                                       \
+  static ncz_h5_herr_t                                                                    \
+  ncz_codec_module_h5_set_local_##module_name (ncz_h5_hid_t dcpl, ncz_h5_hid_t type,      \
+                                               ncz_h5_hid_t space)                        \
+  {                                                                                       \
+    return ncz_codec_module_h5_set_local (&(desc), dcpl, type, space);                    \
+  }                                                                                       \
   NCZ_PLUGIN_EXPORT NczH5PLType H5PLget_plugin_type (void);                               \
   NczH5PLType H5PLget_plugin_type (void) { return NCZ_H5PL_TYPE_FILTER; }                 \
   NCZ_PLUGIN_EXPORT const void *H5PLget_plugin_info (void);                               \
@@ -169,6 +183,8 @@ int ncz_codec_module_modify (const NczCodecModuleDesc *desc, int ncid, int varid
     h5_class.decoder_present = 1;                                                         \
     h5_class.name = (desc).name;                                                          \
     h5_class.filter = ncz_codec_module_h5_##module_name;                                  \
+    h5_class.set_local = (desc).h5_set_local ? ncz_codec_module_h5_set_local_##module_name  \
+                                             : NULL;                                      \
     return &h5_class;                                                                     \
   }                                                                                       \
   static int ncz_codec_module_to_hdf5_##module_name (const char *c, size_t *n, unsigned **p)\

@@ -6,8 +6,9 @@
 # written and read back, every chunk really filtered; files written
 # through Debian's plugins (hdf5-filter-plugin's lz4,
 # hdf5-filter-plugin-blosc-serial) read through Ncz's, and the reverse,
-# which shows the chunk bytes are the same format; h5dump reads Ncz's
-# files. Each write or read runs in its own process, since HDF5 reads
+# which shows the chunk bytes are the same format; blosc's set_local
+# stores the type size and chunk bytes in the dataset, as HDF5's own blosc
+# filter does; h5dump reads Ncz's files. Each write or read runs in its own process, since HDF5 reads
 # HDF5_PLUGIN_PATH once. TAP output; exit 77 without h5py or numpy.
 import glob
 import json
@@ -83,6 +84,18 @@ def worker(argv):
                         or int.from_bytes(raw[12:16], "little") != len(raw):
                     print("chunk %s: not a Blosc buffer of %d bytes" % (offset, chunk_bytes))
                     return 1
+                # set_local gave the filter the element size (header byte 3)
+                if raw[3] != data.dtype.itemsize:
+                    print("chunk %s: Blosc type size %d, expected %d" % (offset, raw[3], data.dtype.itemsize))
+                    return 1
+        if spec["filter"] == 32001:
+            # what set_local stored: [version, format, type size, chunk bytes (, clevel, shuffle,
+            # compressor)], the clevel, shuffle and compressor given kept
+            cd = list(dcpl.get_filter_by_id(32001)[1])
+            if len(cd) < 4 or cd[2] != data.dtype.itemsize or cd[3] != chunk_bytes \
+                    or (spec["opts"] and cd[4:7] != spec["opts"][4:7]):
+                print("blosc cd_values %s (type size %d, chunk %d bytes)" % (cd, data.dtype.itemsize, chunk_bytes))
+                return 1
             if len(raw) >= chunk_bytes and not spec.get("noise"):
                 print("chunk %s not compressed (%d bytes)" % (offset, len(raw)))
                 return 1
@@ -166,8 +179,8 @@ def main(argv):
             # Debian's filter with no options: its set_local fills in 4 values
             case("blosc %s no opts from Debian" % s["dtype"], "debian-blosc", ["ncz-blosc"],
                  dict(s, filter=32001, opts=None, seed=20 + i))
-            # Ncz's with no options (the type size is unknown to it then)
-            case("blosc %s no opts" % s["dtype"], "ncz-blosc", ["ncz-blosc"],
+            # Ncz's with no options: its set_local fills them in the same way
+            case("blosc %s no opts" % s["dtype"], "ncz-blosc", ["ncz-blosc", "debian-blosc"],
                  dict(s, filter=32001, opts=None, seed=30 + i))
 
         if h5dump and os.path.exists(h5dump):

@@ -9,7 +9,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ncz-file-store.h"
@@ -903,13 +905,51 @@ remove_path (NczFileStore *self,
  * directory beside it (".NAME.ncz-new-XXXXXX" in the same parent, so on
  * the same file system) and swapped in by commit. FALSE when the parent
  * does not allow it: then the store is replaced in place. */
+/* Removes the replacements of earlier writers of this store that died
+ * before committing: a writer holds a shared lock on its staging
+ * directory while it lives, so one that can be locked exclusively (and
+ * is old enough not to be a writer that has not locked it yet) is
+ * abandoned. */
+#define STALE_STAGE_SECONDS 60
+
+static void
+remove_stale_stages (NczFileStore *self,
+                     const char   *parent,
+                     const char   *prefix)
+{
+  g_autoptr(GDir) dir = g_dir_open (parent, 0, NULL);
+  const char *name;
+  time_t now = time (NULL);
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      struct stat st;
+      int fd;
+
+      if (!g_str_has_prefix (name, prefix))
+        continue;
+      path = g_build_filename (parent, name, NULL);
+      if (lstat (path, &st) < 0 || now - st.st_mtime < STALE_STAGE_SECONDS)
+        continue;
+      fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (S_ISDIR (st.st_mode) ? O_DIRECTORY : 0));
+      if (fd < 0)
+        continue;
+      if (flock (fd, LOCK_EX | LOCK_NB) == 0)
+        remove_path (self, path);
+      close (fd);
+    }
+}
+
 static gboolean
 start_stage (NczFileStore *self)
 {
   g_autofree char *parent = g_path_get_dirname (self->root);
   g_autofree char *base = g_path_get_basename (self->root);
-  g_autofree char *tmpl = g_strdup_printf ("%s/.%s.ncz-new-XXXXXX", parent, base);
+  g_autofree char *prefix = g_strdup_printf (".%s.ncz-new-", base);
+  g_autofree char *tmpl = g_strdup_printf ("%s/%sXXXXXX", parent, prefix);
 
+  remove_stale_stages (self, parent, prefix);
   if (g_mkdtemp_full (tmpl, 0777) == NULL)
     return FALSE;
   self->stage = g_steal_pointer (&tmpl);
@@ -1040,6 +1080,9 @@ ncz_file_store_initable_init_impl (GInitable     *initable,
                      "cannot open store “%s”: %s", self->root, g_strerror (errsv));
       return FALSE;
     }
+  /* held while this store lives: its replacement is not stale */
+  if (self->stage != NULL)
+    flock (fd, LOCK_SH | LOCK_NB);
   self->root_fd = fd;
   return TRUE;
 }

@@ -3,9 +3,13 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+#include <utime.h>
 
 #include <glib/gstdio.h>
 #include <gmodule.h>
@@ -347,6 +351,37 @@ test_create_replaces (Fixture       *f,
   entries = dir_entries (f->base);
   g_assert_null (strstr (entries, "ncz-new"));
   g_clear_pointer (&entries, g_free);
+
+  /* Replacements left by writers that died are removed by the next one;
+   * a live writer's (locked) and a just-made one are not. */
+  {
+    g_autofree char *stale = g_build_filename (f->base, ".store.ncz-new-AAAAAA", NULL);
+    g_autofree char *live = g_build_filename (f->base, ".store.ncz-new-BBBBBB", NULL);
+    g_autofree char *fresh = g_build_filename (f->base, ".store.ncz-new-CCCCCC", NULL);
+    g_autofree char *base_name = g_path_get_basename (f->root);
+    struct utimbuf old_times = { time (NULL) - 3600, time (NULL) - 3600 };
+    int live_fd;
+
+    g_assert_cmpstr (base_name, ==, "store");
+    write_file (stale, "v/0", "left behind");
+    write_file (live, "v/0", "being written");
+    write_file (fresh, "v/0", "just made");
+    g_assert_cmpint (utime (stale, &old_times), ==, 0);
+    g_assert_cmpint (utime (live, &old_times), ==, 0);
+    live_fd = open (live, O_RDONLY | O_DIRECTORY);
+    g_assert_cmpint (live_fd, >=, 0);
+    g_assert_cmpint (flock (live_fd, LOCK_SH), ==, 0);
+
+    store = open_store (f->root, NCZ_STORE_CREATE | NCZ_STORE_WRITE, &error);
+    g_assert_no_error (error);
+    g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
+    assert_file (live, "v/0", "being written");
+    assert_file (fresh, "v/0", "just made");
+    g_object_unref (store);
+    close (live_fd);
+    rm_rf (live);
+    rm_rf (fresh);
+  }
 
   /* A regular file in the way: replaced on commit. */
   write_file (f->base, "file.zarr", "old file");

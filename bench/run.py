@@ -74,22 +74,40 @@ def run_one(argv, env, want_drop):
     return None
 
 
-def best_of(argv, repeat, env, want_drop, keys, workdir):
-    """Runs argv (plus a fresh --dir each time) repeat times."""
-    best = None
-    for i in range(repeat):
-        d = tempfile.mkdtemp(prefix="run%d-" % i, dir=workdir)
-        res = run_one(argv + ["--dir=" + os.path.join(d, "data")], env, want_drop)
-        shutil.rmtree(d, ignore_errors=True)
-        if res is None:
-            return None
-        if best is None:
-            best = res
-            continue
-        for k in keys:
-            if k in res:
-                best[k] = min(best[k], res[k])
-        best["peak_rss_kib"] = max(best["peak_rss_kib"], res["peak_rss_kib"])
+def interleaved(jobs, env, workdir):
+    """Runs every job of one case (name -> (argv, repeat, want_drop, keys))
+    in rounds, A B C A B C ..., each time with a fresh --dir, so that a
+    slow spell of a shared machine falls on all the programs compared
+    rather than on one. The directories are removed with @workdir at the
+    end. Returns name -> the best of each key (None for a
+    program that failed), with the largest peak RSS."""
+    best = {name: None for name in jobs}
+    failed = set()
+    rounds = max((job[1] for job in jobs.values()), default=0)
+    for i in range(rounds):
+        for name, (argv, repeat, want_drop, keys) in jobs.items():
+            if i >= repeat or name in failed:
+                continue
+            d = tempfile.mkdtemp(prefix="run%d-" % i, dir=workdir)
+            res = run_one(argv + ["--dir=" + os.path.join(d, "data")], env, want_drop)
+            # What a run wrote stays until the end and goes to disk now,
+            # outside the timed part: deleting it here would make the next
+            # program create its files among just-freed inodes (slower on
+            # ext4), and leaving it dirty would make the next program share
+            # the machine with its writeback.
+            os.sync()
+            if res is None:
+                failed.add(name)
+                best[name] = None
+                continue
+            b = best[name]
+            if b is None:
+                best[name] = res
+                continue
+            for k in keys:
+                if k in res:
+                    b[k] = min(b[k], res[k])
+            b["peak_rss_kib"] = max(b["peak_rss_kib"], res["peak_rss_kib"])
     return best
 
 
@@ -157,30 +175,33 @@ def main():
                "shape": shape, "chunks": chunks, "meta_sizes": meta, "repeat": repeat,
                "warm": not dropped}
     try:
+        data_jobs, meta_jobs = {}, {}
         for name, argv in tools:
             if argv is None:
                 print("note: %s not available, skipped" % name)
                 continue
-            results["data"][name] = best_of(argv + ["data"] + common_data, repeat, env,
-                                            want_drop, ["write_s", "read_s"], workdir)
-            results["meta"][name] = best_of(argv + ["meta"] + common_meta, repeat, env,
-                                            want_drop, ["create_s", "open_s"], workdir)
+            data_jobs[name] = (argv + ["data"] + common_data, repeat, want_drop,
+                               ["write_s", "read_s"])
+            meta_jobs[name] = (argv + ["meta"] + common_meta, repeat, want_drop,
+                               ["create_s", "open_s"])
         if os.path.exists(ceiling):
-            results["ceiling"] = best_of([ceiling, "--shape=" + shape, "--chunks=" + chunks],
-                                         max(repeat, 3), env, want_drop,
-                                         ["memcpy_s", "write_s", "read_s"], workdir)
+            data_jobs["ceiling"] = ([ceiling, "--shape=" + shape, "--chunks=" + chunks],
+                                    max(repeat, 3), want_drop, ["memcpy_s", "write_s", "read_s"])
+        data = interleaved(data_jobs, env, workdir)
+        results["ceiling"] = data.pop("ceiling", None)
+        results["data"] = data
+        results["meta"] = interleaved(meta_jobs, env, workdir)
         for codec in codecs:
-            case = {}
+            jobs = {}
             for name, argv in tools:
                 if argv is None or name == "netcdf-c":
                     continue   # Debian's netcdf-c 4.9.0 has no NCZarr codecs
-                case[name] = best_of(argv + ["data", "--codec=" + codec] + common_data, repeat,
-                                     env, want_drop, ["write_s", "read_s"], workdir)
+                jobs[name] = (argv + ["data", "--codec=" + codec] + common_data, repeat,
+                              want_drop, ["write_s", "read_s"])
             if os.path.exists(codec_ceiling):
-                case["raw"] = best_of([codec_ceiling, "--codec=" + codec] + common_data,
-                                      max(repeat, 3), env, False, ["encode_s", "decode_s"],
-                                      workdir)
-            results["codecs"][codec] = case
+                jobs["raw"] = ([codec_ceiling, "--codec=" + codec] + common_data,
+                               max(repeat, 3), False, ["encode_s", "decode_s"])
+            results["codecs"][codec] = interleaved(jobs, env, workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

@@ -39,6 +39,11 @@ struct _NczFileStore
   int root_fd;      /* -1 until initialized */
   char *stage;      /* CREATE over something: the replacement being written
                      * beside it, swapped in by commit; NULL otherwise */
+  /* CREATE: the root started empty, so whatever exists in it this store
+   * made: new objects are written in place (nothing to protect), and the
+   * directories made are known, which spares a failed open per new one */
+  GMutex made_lock;
+  GHashTable *made_dirs;   /* directories made, keys relative to the root */
 };
 
 enum {
@@ -349,6 +354,67 @@ ncz_file_store_read (NczStore     *store,
   return ncz_buffer_new_bytes (buf, (gsize) n, capacity);
 }
 
+/* In a store being created: makes sure directory @dir (NULL: the root)
+ * exists, remembering the ones made. */
+static void
+ensure_made_dir (NczFileStore *self,
+                 const char   *dir)
+{
+  gboolean known;
+
+  if (dir == NULL)
+    return;
+  g_mutex_lock (&self->made_lock);
+  known = g_hash_table_contains (self->made_dirs, dir);
+  g_mutex_unlock (&self->made_lock);
+  if (!known && make_parents (self, dir) == 0)
+    {
+      g_mutex_lock (&self->made_lock);
+      g_hash_table_add (self->made_dirs, g_strdup (dir));
+      g_mutex_unlock (&self->made_lock);
+    }
+}
+
+/* In a store being created: writes @key in place if no object is there
+ * yet. Returns 1 when written, 0 when something exists at @key (the
+ * caller replaces it through a temporary file), -1 on error; a failed
+ * write leaves nothing behind. */
+static int
+write_new_object (NczFileStore *self,
+                  const char   *key,
+                  const char   *dir,
+                  GBytes       *data,
+                  GError      **error)
+{
+  gconstpointer bytes;
+  gsize size;
+  int fd, errsv;
+
+  ensure_made_dir (self, dir);
+  fd = openat (self->root_fd, key, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0 && errno == ENOENT && dir != NULL && make_parents (self, dir) == 0)
+    fd = openat (self->root_fd, key, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0)
+    return errno == EEXIST ? 0 : (set_write_error (self, error, errno, key), -1);
+  bytes = g_bytes_get_data (data, &size);
+  if (!write_all (fd, bytes, size))
+    {
+      errsv = errno;
+      close (fd);
+      unlinkat (self->root_fd, key, 0);
+      set_write_error (self, error, errsv, key);
+      return -1;
+    }
+  if (close (fd) < 0)
+    {
+      errsv = errno;
+      unlinkat (self->root_fd, key, 0);
+      set_write_error (self, error, errsv, key);
+      return -1;
+    }
+  return 1;
+}
+
 static gboolean
 ncz_file_store_write (NczStore     *store,
                       const char   *key,
@@ -370,12 +436,22 @@ ncz_file_store_write (NczStore     *store,
   if (!check_writable (self, key, error))
     return FALSE;
 
+  /* A store being created holds only what it wrote: an object that does
+   * not exist yet replaces nothing and is written in place. */
+  if (self->made_dirs != NULL)
+    {
+      int done = write_new_object (self, key, dir, data, error);
+      if (done != 0)
+        return done > 0;
+    }
+
   tmp = g_strdup_printf ("%s%s.%.*s" TEMP_INFIX "XXXXXX",
                          dir ? dir : "", dir ? "/" : "",
                          (int) MIN (strlen (base), TEMP_BASE_MAX), base);
 
   /* The parent directories usually exist: create them only when needed,
-   * and again if a concurrent removal pruned them meanwhile. */
+   * and again if a concurrent removal pruned them meanwhile. A created
+   * store knows which exist. */
   errsv = 0;
   for (int attempt = 0; attempt < 4; attempt++)
     {
@@ -1083,6 +1159,10 @@ ncz_file_store_initable_init_impl (GInitable     *initable,
   /* held while this store lives: its replacement is not stale */
   if (self->stage != NULL)
     flock (fd, LOCK_SH | LOCK_NB);
+  if ((self->flags & NCZ_STORE_CREATE) != 0)
+    {
+      self->made_dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    }
   self->root_fd = fd;
   return TRUE;
 }
@@ -1144,6 +1224,8 @@ ncz_file_store_finalize (GObject *object)
   ncz_file_store_discard (NCZ_STORE (self));
   if (self->root_fd >= 0)
     close (self->root_fd);
+  g_clear_pointer (&self->made_dirs, g_hash_table_unref);
+  g_mutex_clear (&self->made_lock);
   g_free (self->root);
   g_clear_object (&self->url);
 
@@ -1172,4 +1254,5 @@ static void
 ncz_file_store_init (NczFileStore *self)
 {
   self->root_fd = -1;
+  g_mutex_init (&self->made_lock);
 }

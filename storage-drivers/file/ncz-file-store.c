@@ -25,7 +25,9 @@
  * once, with *at() system calls on the key as a relative path, so a store
  * keeps working on the directory it opened. Objects are written to a
  * temporary file beside the target and renamed over it, so a failed write
- * never damages what was there. Removal never follows symbolic links.
+ * never damages what was there; a store being created (an empty root, or
+ * a replacement written beside the old store until commit) writes objects
+ * that do not exist yet in place, since there is nothing to damage. Removal never follows symbolic links.
  * The only state is the root descriptor: calls from several threads at
  * once are safe.
  */

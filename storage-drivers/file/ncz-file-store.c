@@ -397,7 +397,7 @@ write_new_object (NczFileStore *self,
   if (fd < 0 && errno == ENOENT && dir != NULL && make_parents (self, dir) == 0)
     fd = openat (self->root_fd, key, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0)
-    return errno == EEXIST ? 0 : (set_write_error (self, error, errno, key), -1);
+    return errno == EEXIST || errno == ENOTDIR ? 0 : (set_write_error (self, error, errno, key), -1);
   bytes = g_bytes_get_data (data, &size);
   if (!write_all (fd, bytes, size))
     {

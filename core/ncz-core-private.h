@@ -39,9 +39,5 @@ gboolean ncz_slab_write (NczVariable *variable, NczFormat *format,
                          const gint64 *stride, const guint8 *buffer,
                          GCancellable *cancellable, GError **error);
 
-/* The shared worker pool (ncz-parallel.c) */
-typedef void (*NczParallelFunc) (gpointer item, gpointer user_data);
-void ncz_parallel_for (gpointer *items, guint n, NczParallelFunc func, gpointer user_data);
-guint ncz_parallel_get_n_workers (void);
 
 G_END_DECLS

@@ -58,6 +58,13 @@ NCZ_PRIVATE_API void ncz_dimension_grow (NczDimension *self, guint64 length);
 
 /* Reusable chunk-sized buffers (ncz-buffer.c), for the chunk engine and
  * codecs: fresh multi-MiB allocations fault their pages in on first use. */
+/* The shared worker pool (ncz-parallel.c): runs @func over @items on
+ * every core, the calling thread working too */
+typedef void (*NczParallelFunc) (gpointer item, gpointer user_data);
+NCZ_PRIVATE_API void ncz_parallel_for (gpointer *items, guint n, NczParallelFunc func,
+                                       gpointer user_data);
+NCZ_PRIVATE_API guint ncz_parallel_get_n_workers (void);
+
 NCZ_PRIVATE_API gpointer ncz_buffer_alloc (gsize size, gsize *capacity);
 NCZ_PRIVATE_API void ncz_buffer_release (gpointer data, gsize capacity);
 NCZ_PRIVATE_API GBytes *ncz_buffer_new_bytes (gpointer data, gsize length, gsize capacity);

@@ -963,7 +963,6 @@ remove_path (NczFileStore *self,
 {
   g_autoptr(GError) error = NULL;
   struct stat st;
-  int fd;
 
   if (lstat (path, &st) < 0)
     return;
@@ -973,10 +972,8 @@ remove_path (NczFileStore *self,
         g_warning ("cannot remove “%s”: %s", path, g_strerror (errno));
       return;
     }
-  fd = open (path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0 || !clear_dir_fd (self, "", fd, 0, &error) || rmdir (path) < 0)
-    g_warning ("cannot remove “%s”: %s", path,
-               error ? error->message : g_strerror (errno));
+  if (!remove_tree_at (self, path, AT_FDCWD, path, 0, &error))
+    g_warning ("cannot remove “%s”: %s", path, error->message);
 }
 
 /* CREATE over an existing store or file: the new store is written in a

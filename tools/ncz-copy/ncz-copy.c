@@ -42,7 +42,6 @@ typedef struct
   gboolean fix_unlimited;     /* -u */
   gsize buffer_bytes;         /* -m */
   guint window;               /* chunks read at once */
-  GThreadPool *pool;          /* reads them */
 
   /* state */
   const char *in_url;
@@ -271,7 +270,7 @@ write_piece (Copy *c, NczVariable *out, guint rank, const guint64 *start,
   return TRUE;
 }
 
-/* One chunk read on the copy's thread pool */
+/* One chunk read on Ncz's worker pool */
 typedef struct
 {
   NczFormat *format;
@@ -279,9 +278,6 @@ typedef struct
   guint64 *index;
   GBytes *data;          /* decoded; NULL when never written or on error */
   GError *error;
-  GMutex *lock;
-  GCond *cond;
-  guint *pending;
 } ChunkRead;
 
 static void
@@ -290,39 +286,18 @@ chunk_read_run (gpointer item, gpointer user_data)
   ChunkRead *r = item;
 
   r->data = ncz_format_read_chunk (r->format, r->variable, r->index, NULL, &r->error);
-  g_mutex_lock (r->lock);
-  if (--*r->pending == 0)
-    g_cond_signal (r->cond);
-  g_mutex_unlock (r->lock);
 }
 
 /* Reads the chunks of @reads at once (reads of one dataset are safe
  * from several threads) and waits for all of them. */
 static void
-read_chunks (Copy *c, ChunkRead *reads, guint n)
+read_chunks (ChunkRead *reads, guint n)
 {
-  GMutex lock;
-  GCond cond;
-  guint pending = n;
+  g_autofree gpointer *items = g_new (gpointer, MAX (n, 1));
 
-  g_mutex_init (&lock);
-  g_cond_init (&cond);
   for (guint i = 0; i < n; i++)
-    {
-      reads[i].lock = &lock;
-      reads[i].cond = &cond;
-      reads[i].pending = &pending;
-      if (c->pool == NULL || n == 1)
-        chunk_read_run (&reads[i], NULL);
-      else
-        g_thread_pool_push (c->pool, &reads[i], NULL);
-    }
-  g_mutex_lock (&lock);
-  while (pending > 0)
-    g_cond_wait (&cond, &lock);
-  g_mutex_unlock (&lock);
-  g_mutex_clear (&lock);
-  g_cond_clear (&cond);
+    items[i] = &reads[i];
+  ncz_parallel_for (items, n, chunk_read_run, NULL);
 }
 
 /* The elements of chunk @index inside the variable: where they start and
@@ -424,7 +399,7 @@ copy_by_chunks (Copy *c, NczVariable *in, NczVariable *out, const guint64 *shape
           if (d < 0)
             break;
         }
-      read_chunks (c, reads, n);
+      read_chunks (reads, n);
 
       for (guint j = 0; j < n && ok; j++)
         {
@@ -813,7 +788,7 @@ main (int argc, char *argv[])
   int opt;
 
   c.buffer_bytes = DEFAULT_BUFFER_BYTES;
-  c.window = MAX (2, 2 * g_get_num_processors ());
+  c.window = MAX (2, 2 * ncz_parallel_get_n_workers ());
   opterr = 0;
   while ((opt = getopt_long (argc, argv, ":F:d:sc:um:k:Nqwrh:e:M:L:v:V:g:G:34679",
                              long_options, NULL)) != -1)
@@ -939,9 +914,6 @@ main (int argc, char *argv[])
   for (guint i = 0; i < variables->len; i++)
     total += variable_bytes (g_array_index (variables, VariablePair, i).input);
   progress = copy_progress_new (stderr, !quiet && isatty (STDERR_FILENO), total);
-  if (g_get_num_processors () > 1)
-    c.pool = g_thread_pool_new (chunk_read_run, NULL, (gint) g_get_num_processors (), FALSE,
-                                NULL);
   c.progress = progress;
   for (guint i = 0; i < variables->len; i++)
     {
@@ -952,15 +924,11 @@ main (int argc, char *argv[])
         {
           if (!quiet && isatty (STDERR_FILENO))
             fputc ('\n', stderr);
-          if (c.pool)
-            g_thread_pool_free (g_steal_pointer (&c.pool), FALSE, TRUE);
           ncz_dataset_discard (out);
           return die (prog, error->message);
         }
     }
 
-  if (c.pool)
-    g_thread_pool_free (g_steal_pointer (&c.pool), FALSE, TRUE);
   if (!ncz_dataset_close (out, NULL, &error))
     return die (prog, error->message);
   copy_progress_finish (progress, variables->len);

@@ -63,7 +63,8 @@ def parse_known(path):
     inside = False
     with open(path, encoding='utf-8') as f:
         for lineno, line in enumerate(f, 1):
-            if 'BEGIN known-differences' in line:
+            # the ncz-gen table (known-differences-gen) is test-corpus-gen.py's
+            if 'BEGIN known-differences' in line and 'known-differences-gen' not in line:
                 inside = True
                 continue
             if 'END known-differences' in line:

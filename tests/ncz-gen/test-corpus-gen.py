@@ -11,7 +11,7 @@
 # Where netCDF 4.9.0 is wrong -- ncdump crashes on or misreads the store
 # ncgen wrote, or ncgen writes something other than the CDL says -- the
 # comparison concerned is excused by a row of
-# tests/interop/KNOWN-DIFFERENCES-GEN.md (file, check, reason); a row that
+# tests/interop/KNOWN-DIFFERENCES.md (its ncz-gen table: file, check, reason); a row that
 # no longer excuses anything is reported too.
 #
 # Usage: test-corpus-gen.py --ncz-gen=PATH --ncz-dump=PATH [substring...]
@@ -30,7 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from gen_common import first_line, parse_args, run  # noqa: E402
 SOURCE_ROOT = os.environ.get('NCZ_SOURCE_ROOT', os.path.dirname(os.path.dirname(HERE)))
-KNOWN = os.path.join(SOURCE_ROOT, 'tests', 'interop', 'KNOWN-DIFFERENCES-GEN.md')
+KNOWN = os.path.join(SOURCE_ROOT, 'tests', 'interop', 'KNOWN-DIFFERENCES.md')
 CHECKS = ('ncdump', 'ncz-dump', 'ncz-dump -s')
 
 
@@ -150,7 +150,7 @@ def main():
                 elif same:
                     failed += 1
                     out.append('not ok %d - %s %s' % (n, rel, check))
-                    out.append('# identical now: remove its KNOWN-DIFFERENCES-GEN.md row')
+                    out.append('# identical now: remove its KNOWN-DIFFERENCES.md row')
                 elif reason is not None:
                     out.append('ok %d - %s %s # known difference: %s' % (n, rel, check, reason))
                 else:
@@ -166,7 +166,7 @@ def main():
             for key in sorted(set(known) - used):
                 n += 1
                 failed += 1
-                out.append('not ok %d - KNOWN-DIFFERENCES-GEN.md row %s %s matches no case'
+                out.append('not ok %d - KNOWN-DIFFERENCES.md row %s %s matches no case'
                            % (n, key[0], key[1]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,369 @@ test_data_chars_strings (void)
   g_assert_cmpstr (strs[0], ==, "one");
   g_assert_cmpstr (strs[1], ==, "");
   g_assert_cmpstr (strs[2], ==, "three");
+}
+
+/* The extreme constants of every type, in attributes, in data and in
+ * _FillValue, with and without suffixes: as ncgen 4.9.0 writes them
+ * (checked with `ncgen -k nc4` and ncdump; its NCZarr attributes keep
+ * only 6 digits, so the HDF5 file is the reference), except where ncgen
+ * is wrong and C is followed: ncgen widens the byte -128b of a list of
+ * mixed types to 128 where C's conversion keeps -128. A real constant is
+ * rounded once from its text, as strtof (suffix f) and strtod round it;
+ * a double stored as a float is rounded to nearest, FLT_MAX up to
+ * FLT_MAX + half an ulp. */
+static const char extremes_cdl[] =
+  "netcdf x {\n"
+  "dimensions:\n  n = 4 ;\n"
+  "variables:\n"
+  "  float f(n) ;\n"
+  "    f:a1 = 3.4028235e+38f, 3.40282346638528859811704183484516925440e+38f, -3.4028235e+38f, 3.4028236e+38f ;\n"
+  "    f:a2 = 1.17549435e-38f, 1.4e-45f, 1.401298464e-45f, 7e-46f ;\n"
+  "    f:a3 = 16777217f, -3.4028235e+38F, 3.4028235e+38d, 1e-45f ;\n"
+  "    float f:a4 = 3.4028235e+38, -3.4028235e+38, 3.4028236e+38, 1.4e-45 ;\n"
+  "    f:_FillValue = 3.4028235e+38f ;\n"
+  "  float g(n) ;\n"
+  "    g:_FillValue = -3.4028235e+38 ;\n"
+  "  double d(n) ;\n"
+  "    d:a1 = 1.7976931348623157e+308, 2.2250738585072014e-308, 4.9406564584124654e-324, -1.7976931348623157e308 ;\n"
+  "    d:a2 = 1.7976931348623157e+308d, 3.4028235e+38f, 1.8e308, 2e-324 ;\n"
+  "    d:_FillValue = -1.7976931348623157e+308 ;\n"
+  "  byte b(n) ;\n"
+  "    b:a = -128b, 127b ;\n"
+  "    b:m = -128b, 127b, -128, 127 ;\n"
+  "    b:_FillValue = -128b ;\n"
+  "  ubyte ub(n) ;\n    ub:a = 0ub, 255UB ;\n    ub:_FillValue = 255ub ;\n"
+  "  short s(n) ;\n    s:a = -32768s, 32767S ;\n    s:_FillValue = -32768s ;\n"
+  "  ushort us(n) ;\n    us:a = 0us, 65535us ;\n    us:_FillValue = 65535us ;\n"
+  "  int i(n) ;\n    i:a = -2147483648, 2147483647, -2147483648l, 2147483647L ;\n"
+  "    i:_FillValue = -2147483648 ;\n"
+  "  uint ui(n) ;\n    ui:a = 0u, 4294967295U, 4294967295ul ;\n    ui:_FillValue = 4294967295u ;\n"
+  "  int64 i64(n) ;\n"
+  "    i64:a = -9223372036854775808ll, 9223372036854775807LL, -9223372036854775808 ;\n"
+  "    i64:_FillValue = -9223372036854775808ll ;\n"
+  "  uint64 u64(n) ;\n"
+  "    u64:a = 0ull, 18446744073709551615ULL, 18446744073709551615 ;\n"
+  "    u64:_FillValue = 18446744073709551615ull ;\n"
+  "data:\n"
+  "  f = 3.4028235e+38f, -3.4028235e+38, 1.4e-45f, 3.4028236e+38 ;\n"
+  "  g = 3.4028235e+38, 3.4028236e+38f, 7e-46f, 1.0e-45 ;\n"
+  "  d = 1.7976931348623157e+308, 4.9406564584124654e-324, 3.4028235e+38f, -1.7976931348623157e+308d ;\n"
+  "  b = -128b, 127b, -128, 127 ;\n"
+  "  ub = 0ub, 255ub, 255, 0 ;\n"
+  "  s = -32768s, 32767s, -32768, 32767 ;\n"
+  "  us = 0us, 65535us, 65535, 0 ;\n"
+  "  i = -2147483648, 2147483647, -2147483648l, 2147483647l ;\n"
+  "  ui = 0u, 4294967295u, 4294967295, 0 ;\n"
+  "  i64 = -9223372036854775808ll, 9223372036854775807ll, -9223372036854775808, 9223372036854775807 ;\n"
+  "  u64 = 0ull, 18446744073709551615ull, 18446744073709551615, 0 ;\n"
+  "}\n";
+
+static void
+assert_float_bits (float got, float want, const char *what, guint i)
+{
+  if (memcmp (&got, &want, sizeof got) != 0)
+    g_error ("%s[%u]: %.9g, expected %.9g", what, i, got, want);
+}
+
+static void
+assert_double_bits (double got, double want, const char *what, guint i)
+{
+  if (memcmp (&got, &want, sizeof got) != 0)
+    g_error ("%s[%u]: %.17g, expected %.17g", what, i, got, want);
+}
+
+static void
+assert_float_attr (NczVariable *v, const char *name, const float *want, guint n)
+{
+  NczAttribute *a = ncz_variable_get_attribute (v, name);
+  g_assert_nonnull (a);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_FLOAT);
+  g_assert_cmpuint (ncz_attribute_get_length (a), ==, n);
+  for (guint i = 0; i < n; i++)
+    assert_float_bits ((float) ncz_attribute_get_double (a, i), want[i], name, i);
+}
+
+static void
+assert_double_attr (NczVariable *v, const char *name, const double *want, guint n)
+{
+  NczAttribute *a = ncz_variable_get_attribute (v, name);
+  g_assert_nonnull (a);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_DOUBLE);
+  g_assert_cmpuint (ncz_attribute_get_length (a), ==, n);
+  for (guint i = 0; i < n; i++)
+    assert_double_bits (ncz_attribute_get_double (a, i), want[i], name, i);
+}
+
+static void
+test_constants_extremes (void)
+{
+  g_autoptr(NczDataset) ds = generate_ok (extremes_cdl);
+  const float denorm_f = 0x1p-149f;
+  const double denorm_d = 0x1p-1074;
+
+  /* float attributes */
+  {
+    const float a1[] = { FLT_MAX, FLT_MAX, -FLT_MAX, INFINITY };
+    const float a2[] = { FLT_MIN, denorm_f, denorm_f, 0.0f };
+    const float a3[] = { 16777216.0f, -FLT_MAX, FLT_MAX, denorm_f };
+    const float a4[] = { FLT_MAX, -FLT_MAX, INFINITY, denorm_f };
+    NczVariable *f = var_of (ds, "f");
+    assert_float_attr (f, "a1", a1, 4);
+    assert_float_attr (f, "a2", a2, 4);
+    assert_float_attr (f, "a4", a4, 4);
+    /* 3.4028235e+38d is a double; the list is double */
+    {
+      const double a3d[] = { 16777216.0, -(double) FLT_MAX, 3.4028235e+38, (double) denorm_f };
+      assert_double_attr (f, "a3", a3d, 4);
+      (void) a3;
+    }
+  }
+  /* double attributes */
+  {
+    const double a1[] = { DBL_MAX, DBL_MIN, denorm_d, -DBL_MAX };
+    const double a2[] = { DBL_MAX, (double) FLT_MAX, INFINITY, 0.0 };
+    assert_double_attr (var_of (ds, "d"), "a1", a1, 4);
+    assert_double_attr (var_of (ds, "d"), "a2", a2, 4);
+  }
+  /* integer attributes */
+  {
+    static const struct { const char *var, *attr; NczType type; gint64 want[4]; guint n; } ints[] = {
+      { "b", "a", NCZ_TYPE_BYTE, { -128, 127 }, 2 },
+      { "b", "m", NCZ_TYPE_INT, { -128, 127, -128, 127 }, 4 },   /* ncgen: 128, 127, ... */
+      { "ub", "a", NCZ_TYPE_UBYTE, { 0, 255 }, 2 },
+      { "s", "a", NCZ_TYPE_SHORT, { -32768, 32767 }, 2 },
+      { "us", "a", NCZ_TYPE_USHORT, { 0, 65535 }, 2 },
+      { "i", "a", NCZ_TYPE_INT, { G_MININT32, G_MAXINT32, G_MININT32, G_MAXINT32 }, 4 },
+      { "ui", "a", NCZ_TYPE_UINT, { 0, G_MAXUINT32, G_MAXUINT32 }, 3 },
+      { "i64", "a", NCZ_TYPE_INT64, { G_MININT64, G_MAXINT64, G_MININT64 }, 3 },
+    };
+    for (gsize k = 0; k < G_N_ELEMENTS (ints); k++)
+      {
+        NczAttribute *a = ncz_variable_get_attribute (var_of (ds, ints[k].var), ints[k].attr);
+        g_assert_nonnull (a);
+        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, ints[k].type);
+        g_assert_cmpuint (ncz_attribute_get_length (a), ==, ints[k].n);
+        for (guint i = 0; i < ints[k].n; i++)
+          if (ncz_attribute_get_int64 (a, i) != ints[k].want[i])
+            g_error ("%s:%s[%u] = %" G_GINT64_FORMAT ", expected %" G_GINT64_FORMAT,
+                     ints[k].var, ints[k].attr, i, ncz_attribute_get_int64 (a, i), ints[k].want[i]);
+      }
+    NczAttribute *a = ncz_variable_get_attribute (var_of (ds, "u64"), "a");
+    g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_UINT64);
+    g_assert_cmpuint (ncz_attribute_get_uint64 (a, 0), ==, 0);
+    g_assert_cmpuint (ncz_attribute_get_uint64 (a, 1), ==, G_MAXUINT64);
+    g_assert_cmpuint (ncz_attribute_get_uint64 (a, 2), ==, G_MAXUINT64);
+  }
+  /* fill values */
+  {
+    static const struct { const char *var; gsize size; } fills[] = {
+      { "f", 4 }, { "g", 4 }, { "d", 8 }, { "b", 1 }, { "ub", 1 }, { "s", 2 }, { "us", 2 },
+      { "i", 4 }, { "ui", 4 }, { "i64", 8 }, { "u64", 8 },
+    };
+    const float ff = FLT_MAX, gf = -FLT_MAX;
+    const double df = -DBL_MAX;
+    const gint8 bf = G_MININT8;
+    const guint8 ubf = G_MAXUINT8;
+    const gint16 sf = G_MININT16;
+    const guint16 usf = G_MAXUINT16;
+    const gint32 i_f = G_MININT32;
+    const guint32 uif = G_MAXUINT32;
+    const gint64 i64f = G_MININT64;
+    const guint64 u64f = G_MAXUINT64;
+    const void *want[] = { &ff, &gf, &df, &bf, &ubf, &sf, &usf, &i_f, &uif, &i64f, &u64f };
+    for (gsize k = 0; k < G_N_ELEMENTS (fills); k++)
+      {
+        g_autoptr(GBytes) fill = ncz_variable_get_fill_value (var_of (ds, fills[k].var));
+        gsize n = 0;
+        const void *p = g_bytes_get_data (fill, &n);
+        if (n != fills[k].size || memcmp (p, want[k], n) != 0)
+          g_error ("%s: wrong _FillValue", fills[k].var);
+      }
+  }
+  /* data */
+  {
+    const float fw[] = { FLT_MAX, -FLT_MAX, denorm_f, INFINITY };
+    const float gw[] = { FLT_MAX, INFINITY, 0.0f, denorm_f };
+    const double dw[] = { DBL_MAX, denorm_d, (double) FLT_MAX, -DBL_MAX };
+    g_autoptr(GBytes) f = read_all (var_of (ds, "f"));
+    g_autoptr(GBytes) g = read_all (var_of (ds, "g"));
+    g_autoptr(GBytes) d = read_all (var_of (ds, "d"));
+    const float *fp = g_bytes_get_data (f, NULL), *gp = g_bytes_get_data (g, NULL);
+    const double *dp = g_bytes_get_data (d, NULL);
+    for (guint i = 0; i < 4; i++)
+      {
+        assert_float_bits (fp[i], fw[i], "f", i);
+        assert_float_bits (gp[i], gw[i], "g", i);
+        assert_double_bits (dp[i], dw[i], "d", i);
+      }
+  }
+  {
+    static const struct { const char *var; gint64 lo, hi; gboolean is_unsigned; gsize size; } ints[] = {
+      { "b", G_MININT8, G_MAXINT8, FALSE, 1 }, { "ub", 0, G_MAXUINT8, TRUE, 1 },
+      { "s", G_MININT16, G_MAXINT16, FALSE, 2 }, { "us", 0, G_MAXUINT16, TRUE, 2 },
+      { "i", G_MININT32, G_MAXINT32, FALSE, 4 }, { "ui", 0, G_MAXUINT32, TRUE, 4 },
+      { "i64", G_MININT64, G_MAXINT64, FALSE, 8 }, { "u64", 0, -1, TRUE, 8 },
+    };
+    for (gsize k = 0; k < G_N_ELEMENTS (ints); k++)
+      {
+        g_autoptr(GBytes) b = read_all (var_of (ds, ints[k].var));
+        const guint8 *p = g_bytes_get_data (b, NULL);
+        for (guint i = 0; i < 4; i++)
+          {
+            gint64 x = 0;
+            guint64 u = 0;
+            switch (ints[k].size)
+              {
+              case 1: x = ints[k].is_unsigned ? (gint64) p[i] : (gint64) (gint8) p[i]; break;
+              case 2: { guint16 y; memcpy (&y, p + 2 * i, 2); x = ints[k].is_unsigned ? (gint64) y : (gint64) (gint16) y; break; }
+              case 4: { guint32 y; memcpy (&y, p + 4 * i, 4); x = ints[k].is_unsigned ? (gint64) y : (gint64) (gint32) y; break; }
+              default: memcpy (&u, p + 8 * i, 8); x = (gint64) u; break;
+              }
+            /* b, s, i, i64 hold lo, hi, lo, hi; the unsigned ones 0, max, max, 0 */
+            gint64 want = ints[k].is_unsigned ? (i == 1 || i == 2 ? ints[k].hi : 0)
+                                              : (i % 2 == 0 ? ints[k].lo : ints[k].hi);
+            if (x != want)
+              g_error ("%s[%u] = %" G_GINT64_FORMAT ", expected %" G_GINT64_FORMAT,
+                       ints[k].var, i, x, want);
+          }
+      }
+  }
+}
+
+/* Reads char variable @name of @ds whole, as text. */
+static char *
+read_chars (NczDataset *ds, const char *name, gsize *n)
+{
+  g_autoptr(GBytes) b = read_all (var_of (ds, name));
+  const char *p = g_bytes_get_data (b, n);
+  return g_memdup2 (p, *n);
+}
+
+static void
+assert_chars (NczDataset *ds, const char *name, const char *want)
+{
+  gsize n = 0;
+  g_autofree char *got = read_chars (ds, name, &n);
+  if (n != strlen (want) || memcmp (got, want, n) != 0)
+    g_error ("%s: '%.*s', expected '%s'", name, (int) n, got, want);
+}
+
+/* Char data, laid out as ncgen 4.9.0 does (each result below is what
+ * ncgen wrote to an NCZarr store, read back with ncdump): a string starts
+ * on a row and takes whole rows, the rest of its last row being the fill
+ * value; an empty string takes a row; single characters run on, and a
+ * string after them starts on the next row. Where ncgen is wrong it is
+ * not followed: after a run of characters, ncgen 4.9.0 (and 4.9.3) drops
+ * the next string ('a', 'b', "cd" gives "ab" alone); a string longer
+ * than the rest of the variable, or several strings of a variable with
+ * an unlimited first dimension, make it crash. */
+static void
+test_data_char_layout (void)
+{
+  g_autoptr(NczDataset) ds = generate_ok (
+    "netcdf c {\n"
+    "dimensions:\n  r = 3 ;\n  n = 5 ;\n  m = 3 ;\n  a = 2 ;\n  u = UNLIMITED ;\n"
+    "variables:\n"
+    "  char c1(n) ;\n    c1:_FillValue = \"X\" ;\n"
+    "  char c2(r, n) ;\n    c2:_FillValue = \"X\" ;\n"
+    "  char c3(r, n) ;\n    c3:_FillValue = \"X\" ;\n"
+    "  char c4(r, n) ;\n    c4:_FillValue = \"X\" ;\n"
+    "  char c5(r, n) ;\n    c5:_FillValue = \"X\" ;\n"
+    "  char c6(r, n) ;\n    c6:_FillValue = \"X\" ;\n"
+    "  char c7(r, n) ;\n    c7:_FillValue = \"X\" ;\n"
+    "  char c8(a, a, m) ;\n    c8:_FillValue = \"X\" ;\n"
+    "  char c9(r, m) ;\n    c9:_FillValue = \"X\" ;\n"
+    "  char c10(r, n) ;\n    c10:_FillValue = \"X\" ;\n"
+    "  char c11(r, n) ;\n    c11:_FillValue = \"X\" ;\n"
+    "  char c12(r, n) ;\n"
+    "  char d1(r, n) ;\n    d1:_FillValue = \"X\" ;\n"
+    "  char d2(r, m) ;\n    d2:_FillValue = \"X\" ;\n"
+    "data:\n"
+    "  c1 = \"ab\" ;\n"
+    "  c2 = \"ab\", \"cde\" ;\n"
+    "  c3 = \"abcdefg\" ;\n"
+    "  c4 = \"ab\", 'x', \"q\" ;\n"
+    "  c5 = \"ab\", \"\", \"c\" ;\n"
+    "  c6 = \"cd\", 'a', 'b' ;\n"
+    "  c7 = 'a', 'b', 'c', 'd', 'e', 'f', 'g' ;\n"
+    "  c8 = \"ab\", \"c\", \"d\" ;\n"
+    "  c9 = \"\", \"ab\" ;\n"
+    "  c10 = 'a', \"cd\" ;\n"
+    "  c11 = \"abcdef\", \"gh\" ;\n"
+    "  c12 = \"ab\", \"c\" ;\n"
+    /* ncgen drops "cd": "abXXXXXXXXXXXXX" */
+    "  d1 = 'a', 'b', \"cd\" ;\n"
+    /* ncgen drops "xy": "aXXbXXXXX" */
+    "  d2 = 'a', \"xy\", 'b' ;\n"
+    "}\n");
+
+  assert_chars (ds, "c1", "abXXX");
+  assert_chars (ds, "c2", "abXXXcdeXXXXXXX");
+  assert_chars (ds, "c3", "abcdefgXXXXXXXX");
+  assert_chars (ds, "c4", "abXXXxXXXXqXXXX");
+  assert_chars (ds, "c5", "abXXXXXXXXcXXXX");
+  assert_chars (ds, "c6", "cdXXXabXXXXXXXX");
+  assert_chars (ds, "c7", "abcdefgXXXXXXXX");
+  assert_chars (ds, "c8", "abXcXXdXXXXX");
+  assert_chars (ds, "c9", "XXXabXXXX");
+  assert_chars (ds, "c10", "aXXXXcdXXXXXXXX");
+  assert_chars (ds, "c11", "abcdefXXXXghXXX");
+  {
+    gsize n = 0;
+    g_autofree char *c12 = read_chars (ds, "c12", &n);   /* the default fill: NUL */
+    g_assert_cmpmem (c12, n, "ab\0\0\0c\0\0\0\0\0\0\0\0\0", 15);
+  }
+  assert_chars (ds, "d1", "abXXXcdXXXXXXXX");
+  assert_chars (ds, "d2", "aXXxyXbXX");
+}
+
+/* Char data of a variable with an unlimited first dimension makes as
+ * many records as it takes rows (ncgen 4.9.0, checked where it does not
+ * crash: "abcdef" in rows of 4 makes 2 records, "abcd", "efXX"); the
+ * elements after the data are not written: their chunks do not exist
+ * and read as the fill value. */
+static void
+test_data_char_unwritten (void)
+{
+  g_autoptr(NczMemoryStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = generate (
+    "netcdf c {\n"
+    "dimensions:\n  r = 4 ;\n  n = 4 ;\n  u = UNLIMITED ;\n  v = UNLIMITED ;\n"
+    "variables:\n"
+    "  char f(r, n) ;\n    f:_FillValue = \"X\" ;\n    f:_ChunkSizes = 1, 4 ;\n"
+    "  char g(u, n) ;\n    g:_FillValue = \"X\" ;\n    g:_ChunkSizes = 1, 4 ;\n"
+    "  char h(v, n) ;\n    h:_FillValue = \"X\" ;\n    h:_ChunkSizes = 1, 4 ;\n"
+    "data:\n"
+    "  f = \"ab\", \"c\" ;\n"
+    "  g = \"abcdef\" ;\n"
+    "  h = \"ab\", 'x', 'y', \"c\", 'z' ;\n"
+    "}\n", &store, &error);
+  NczGroup *root;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (ds);
+  root = ncz_dataset_get_root_group (ds);
+  assert_chars (ds, "f", "abXXcXXXXXXXXXXX");
+  assert_chars (ds, "g", "abcdefXX");
+  assert_chars (ds, "h", "abXXxyXXcXXXzXXX");
+  g_assert_cmpuint (ncz_dimension_get_length (ncz_group_get_dimension (root, "u")), ==, 2);
+  g_assert_cmpuint (ncz_dimension_get_length (ncz_group_get_dimension (root, "v")), ==, 4);
+  g_assert_true (ncz_dataset_sync (ds, NULL, &error));
+  g_assert_no_error (error);
+  {
+    static const struct { const char *key; gboolean exists; } keys[] = {
+      { "f/0.0", TRUE }, { "f/1.0", TRUE }, { "f/2.0", FALSE }, { "f/3.0", FALSE },
+      { "g/0.0", TRUE }, { "g/1.0", TRUE }, { "g/2.0", FALSE },
+    };
+    for (gsize k = 0; k < G_N_ELEMENTS (keys); k++)
+      {
+        gboolean e = ncz_store_exists (NCZ_STORE (store), keys[k].key, NULL, &error);
+        g_assert_no_error (error);
+        if (e != keys[k].exists)
+          g_error ("chunk %s %s", keys[k].key, e ? "written" : "not written");
+      }
+  }
 }
 
 static void
@@ -513,6 +877,9 @@ main (int argc, char **argv)
   g_test_add_func ("/cdl/inference", test_inference);
   g_test_add_func ("/cdl/data/partial-fill", test_data_partial_fill);
   g_test_add_func ("/cdl/data/chars-strings", test_data_chars_strings);
+  g_test_add_func ("/cdl/constants/extremes", test_constants_extremes);
+  g_test_add_func ("/cdl/data/char-layout", test_data_char_layout);
+  g_test_add_func ("/cdl/data/char-unwritten", test_data_char_unwritten);
   g_test_add_func ("/cdl/unlimited", test_unlimited);
   g_test_add_func ("/cdl/groups", test_groups);
   g_test_add_func ("/cdl/specials", test_specials);

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <float.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -383,6 +384,29 @@ lex_ident_chars (Cdl *c, Token *t)
     }
 }
 
+/* strtof of @digits (digits, '.', an exponent) whatever the locale's
+ * decimal point. */
+static float
+ascii_strtof (const char *digits)
+{
+  static locale_t c_locale;
+  static gsize once;
+  locale_t old;
+  float f;
+
+  if (g_once_init_enter (&once))
+    {
+      c_locale = newlocale (LC_ALL_MASK, "C", (locale_t) 0);
+      g_once_init_leave (&once, 1);
+    }
+  if (c_locale == (locale_t) 0)
+    return (float) g_ascii_strtod (digits, NULL);   /* no C locale: rounded twice */
+  old = uselocale (c_locale);
+  f = strtof (digits, NULL);
+  uselocale (old);
+  return f;
+}
+
 static gboolean
 lex_number (Cdl *c, Token *t)
 {
@@ -473,7 +497,10 @@ lex_number (Cdl *c, Token *t)
   digits = g_strndup (c->text + digits_begin, digits_end - digits_begin);
   (void) begin;
 
-  if (is_real)
+  /* A real number, or an integer with the suffix f or d: rounded once,
+   * from its decimal text, as strtof and strtod round it (so 3.4028235e+38f
+   * is FLT_MAX, 1e-45f the smallest denormal, 3.5e+38f Infinity). */
+  if (is_real || (!hex && (strcmp (suffix, "f") == 0 || strcmp (suffix, "d") == 0)))
     {
       if (strcmp (suffix, "f") == 0)
         v->type = NCZ_TYPE_FLOAT;
@@ -483,12 +510,9 @@ lex_number (Cdl *c, Token *t)
         return fail_at (c, t->line, t->col, NCZ_CDL_ERROR_SYNTAX,
                         "bad suffix '%s' for a real number", suffix);
       v->is_real = TRUE;
-      v->real = g_ascii_strtod (digits, NULL);
+      v->real = v->type == NCZ_TYPE_FLOAT ? (double) ascii_strtof (digits) : g_ascii_strtod (digits, NULL);
       if (neg)
         v->real = -v->real;
-      if (v->type == NCZ_TYPE_FLOAT)
-        v->real = isfinite (v->real) && fabs (v->real) > FLT_MAX
-                  ? (v->real > 0 ? INFINITY : -INFINITY) : (double) (float) v->real;
       t->kind = TOK_NUMBER;
       return TRUE;
     }
@@ -530,12 +554,7 @@ lex_number (Cdl *c, Token *t)
           v->type = suffixes[i].type;
       if (v->type == NCZ_TYPE_NONE)
         return fail_at (c, t->line, t->col, NCZ_CDL_ERROR_SYNTAX, "bad number suffix '%s'", suffix);
-      if (v->type == NCZ_TYPE_FLOAT || v->type == NCZ_TYPE_DOUBLE)
-        {
-          v->is_real = TRUE;
-          v->real = neg ? -(double) v->mag : (double) v->mag;
-        }
-      else if (neg && v->neg && ncz_type_is_unsigned (v->type))
+      if (neg && v->neg && ncz_type_is_unsigned (v->type))
         return fail_at (c, t->line, t->col, NCZ_CDL_ERROR_SYNTAX,
                         "unsigned integer constant cannot be negative");
     }
@@ -721,6 +740,28 @@ value_real (const Value *v)
   return v->neg ? -(double) v->mag : (double) v->mag;
 }
 
+/* @v as a float, rounded once to nearest as C converts a value to float:
+ * a double beyond FLT_MAX but below FLT_MAX + half a unit in the last
+ * place is FLT_MAX, from there on it is Infinity (no undefined
+ * conversion of an out-of-range double). */
+static float
+value_float (const Value *v)
+{
+  static const double overflow = 0x1.ffffffp+127;   /* FLT_MAX + half an ulp */
+  double d;
+
+  if (v->kind == VAL_CHAR)
+    return v->ch;
+  if (!v->is_real)
+    return v->neg ? (float) (gint64) ((guint64) 0 - v->mag) : (float) v->mag;
+  d = v->real;
+  if (isnan (d) || isinf (d) || fabs (d) <= FLT_MAX)
+    return (float) d;
+  if (fabs (d) >= overflow)
+    return d > 0 ? INFINITY : -INFINITY;
+  return d > 0 ? FLT_MAX : -FLT_MAX;
+}
+
 /* Stores @v as one element of @type (numeric or char) at @out. */
 static void
 value_store (const Value *v, NczType type, guint8 *out)
@@ -754,14 +795,7 @@ value_store (const Value *v, NczType type, guint8 *out)
       break;
     case NCZ_TYPE_FLOAT:
       {
-        double d = value_real (v);
-        float f;
-        if (isfinite (d) && d > FLT_MAX)
-          f = INFINITY;
-        else if (isfinite (d) && d < -FLT_MAX)
-          f = -INFINITY;
-        else
-          f = (float) d;
+        float f = value_float (v);
         memcpy (out, &f, sizeof f);
         break;
       }
@@ -1648,22 +1682,34 @@ write_data_item (Cdl *c, DataItem *item)
 
   if (type == NCZ_TYPE_CHAR)
     {
+      /* As ncgen lays char data out: a string starts on a row (the last
+       * dimension, when it is not unlimited) and takes whole rows, an
+       * empty one a row of its own; consecutive single characters run on.
+       * What a string does not fill is the fill value, as are the
+       * elements after the data, which are not written. */
       guint64 row = 1;
+      guint8 fill;
+      fill_bytes (var, &fill, 1);
       if (rank > 0 && !ncz_dimension_is_unlimited (ncz_variable_get_dimension (var, rank - 1)))
         row = shape[rank - 1];
       for (guint i = 0; i < item->values->len; i++)
         {
           Value *v = &g_array_index (item->values, Value, i);
-          guint64 want = buf->len;
+          guint64 at = buf->len, want;
+          if (v->kind == VAL_NIL)
+            return fail_at (c, v->line, v->col, NCZ_CDL_ERROR_INVALID, "NIL in char data");
           if (v->kind == VAL_STRING)
             {
               guint64 len = MAX (v->str_len, 1);
               if (row > 1)
-                len = (len + row - 1) / row * row;
-              want += len;
+                {
+                  at = (at + row - 1) / row * row;
+                  len = (len + row - 1) / row * row;
+                }
+              want = at + len;
             }
           else
-            want += 1;
+            want = at + 1;
           if (want > capacity)
             want = capacity;
           if (c->max_elements > 0 && want > c->max_elements)
@@ -1672,26 +1718,18 @@ write_data_item (Cdl *c, DataItem *item)
                             vname, c->max_elements);
           if (want > G_MAXUINT32)
             return fail_at (c, v->line, v->col, NCZ_CDL_ERROR_LIMIT, "data of '%s' too long", vname);
-          if (v->kind == VAL_NIL)
-            return fail_at (c, v->line, v->col, NCZ_CDL_ERROR_INVALID, "NIL in char data");
-          if (buf->len >= capacity)
+          if (at >= capacity)
             break;
           if (v->kind == VAL_STRING)
             {
               gsize old = buf->len;
               g_byte_array_set_size (buf, (guint) want);
-              memset (buf->data + old, 0, buf->len - old);
-              memcpy (buf->data + old, v->str, MIN (v->str_len, buf->len - old));
-            }
-          else if (v->kind == VAL_FILL)
-            {
-              guint8 f;
-              fill_bytes (var, &f, 1);
-              g_byte_array_append (buf, &f, 1);
+              memset (buf->data + old, fill, buf->len - old);
+              memcpy (buf->data + at, v->str, MIN (v->str_len, buf->len - at));
             }
           else
             {
-              guint8 b = (guint8) value_bits (v);
+              guint8 b = v->kind == VAL_FILL ? fill : (guint8) value_bits (v);
               g_byte_array_append (buf, &b, 1);
             }
         }

@@ -121,13 +121,18 @@ run_meta (const char *dir, int argc, char **argv)
   t0 = bench_now ();
   CHECK (nc_open (url, NC_NOWRITE, &ncid));
   {
-    int ngrps, grpids[4096];
+    /* Sized by asking first: a group may hold any number of children. */
+    int ngrps, *grpids;
+    CHECK (nc_inq_grps (ncid, &ngrps, NULL));
+    grpids = malloc ((ngrps > 0 ? (size_t) ngrps : 1) * sizeof *grpids);
     CHECK (nc_inq_grps (ncid, &ngrps, grpids));
     for (int g = 0; g < ngrps; g++)
       {
-        int nvars, varids[4096];
+        int nvars, *varids;
         CHECK (nc_inq_grpname (grpids[g], name));
         n_groups++;
+        CHECK (nc_inq_varids (grpids[g], &nvars, NULL));
+        varids = malloc ((nvars > 0 ? (size_t) nvars : 1) * sizeof *varids);
         CHECK (nc_inq_varids (grpids[g], &nvars, varids));
         for (int v = 0; v < nvars; v++)
           {
@@ -147,7 +152,9 @@ run_meta (const char *dir, int argc, char **argv)
                 n_attrs++;
               }
           }
+        free (varids);
       }
+    free (grpids);
   }
   CHECK (nc_close (ncid));
   t_open = bench_now () - t0;

@@ -1,4 +1,4 @@
-/* ncz-attr-list.c: ordered attribute lists and name checks
+/* ncz-attr-list.c: ordered attribute lists, names and their NFC keys
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -27,62 +27,136 @@ ncz_check_object_name (const char *kind, const char *name, GError **error)
   return ok;
 }
 
-NczAttribute *
-ncz_attr_list_find (GPtrArray *list, const char *name)
+static gboolean
+is_ascii (const char *name)
 {
-  for (guint i = 0; i < list->len; i++)
-    {
-      NczAttribute *a = g_ptr_array_index (list, i);
-      if (strcmp (ncz_attribute_get_name (a), name) == 0)
-        return a;
-    }
-  return NULL;
+  for (const char *p = name; *p; p++)
+    if ((guchar) *p >= 0x80)
+      return FALSE;
+  return TRUE;
+}
+
+char *
+ncz_name_normalize (const char *name)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+  /* ASCII text is its own NFC form; most names are ASCII */
+  if (is_ascii (name))
+    return g_strdup (name);
+  if (!g_utf8_validate (name, -1, NULL))
+    return NULL;
+  return g_utf8_normalize (name, -1, G_NORMALIZE_NFC);
+}
+
+const char *
+ncz_name_key (const char *name, char **normalized)
+{
+  *normalized = NULL;
+  if (name == NULL || is_ascii (name))
+    return name;
+  if (!g_utf8_validate (name, -1, NULL))
+    return NULL;
+  *normalized = g_utf8_normalize (name, -1, G_NORMALIZE_NFC);
+  return *normalized;
+}
+
+GHashTable *
+ncz_name_index_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+gpointer
+ncz_name_index_lookup (GHashTable *index, const char *name)
+{
+  g_autofree char *normalized = NULL;
+  const char *key = ncz_name_key (name, &normalized);
+  return key ? g_hash_table_lookup (index, key) : NULL;
+}
+
+/* Attribute names are NFC from ncz_attribute_new() on, so an attribute's
+ * own name is its key in the index; the list holds a reference to every
+ * attribute the index points to. */
+
+void
+ncz_attr_list_init (NczAttrList *list)
+{
+  list->items = g_ptr_array_new_with_free_func (g_object_unref);
+  list->index = g_hash_table_new (g_str_hash, g_str_equal);
 }
 
 void
-ncz_attr_list_set (GPtrArray *list, NczAttribute *attribute)
+ncz_attr_list_clear (NczAttrList *list)
+{
+  g_clear_pointer (&list->index, g_hash_table_unref);
+  g_clear_pointer (&list->items, g_ptr_array_unref);
+}
+
+GPtrArray *
+ncz_attr_list_copy (NczAttrList *list)
+{
+  GPtrArray *out = g_ptr_array_new_full (list->items->len, g_object_unref);
+  for (guint i = 0; i < list->items->len; i++)
+    g_ptr_array_add (out, g_object_ref (g_ptr_array_index (list->items, i)));
+  return out;
+}
+
+NczAttribute *
+ncz_attr_list_find (NczAttrList *list, const char *name)
+{
+  return ncz_name_index_lookup (list->index, name);
+}
+
+static guint
+position_of (NczAttrList *list, NczAttribute *a)
+{
+  guint i = 0;
+  gboolean found = g_ptr_array_find (list->items, a, &i);
+  g_assert (found);
+  return i;
+}
+
+void
+ncz_attr_list_set (NczAttrList *list, NczAttribute *attribute)
 {
   const char *name = ncz_attribute_get_name (attribute);
-  for (guint i = 0; i < list->len; i++)
+  NczAttribute *old = g_hash_table_lookup (list->index, name);
+
+  if (old == attribute)
+    return;
+  g_object_ref (attribute);
+  if (old)
     {
-      NczAttribute *a = g_ptr_array_index (list, i);
-      if (strcmp (ncz_attribute_get_name (a), name) == 0)
-        {
-          g_ptr_array_index (list, i) = g_object_ref (attribute);
-          g_object_unref (a);
-          return;
-        }
+      guint i = position_of (list, old);
+      g_hash_table_remove (list->index, name);
+      g_ptr_array_index (list->items, i) = attribute;
+      g_object_unref (old);
     }
-  g_ptr_array_add (list, g_object_ref (attribute));
+  else
+    g_ptr_array_add (list->items, attribute);
+  g_hash_table_insert (list->index, (gpointer) name, attribute);
 }
 
 gboolean
-ncz_attr_list_remove (GPtrArray *list, const char *name)
+ncz_attr_list_remove (NczAttrList *list, const char *name)
 {
-  for (guint i = 0; i < list->len; i++)
-    {
-      NczAttribute *a = g_ptr_array_index (list, i);
-      if (strcmp (ncz_attribute_get_name (a), name) == 0)
-        {
-          g_ptr_array_remove_index (list, i);
-          return TRUE;
-        }
-    }
-  return FALSE;
+  NczAttribute *a = ncz_attr_list_find (list, name);
+
+  if (a == NULL)
+    return FALSE;
+  g_hash_table_remove (list->index, ncz_attribute_get_name (a));
+  g_ptr_array_remove_index (list->items, position_of (list, a));
+  return TRUE;
 }
 
 gboolean
-ncz_attr_list_move (GPtrArray *list, const char *name, guint position)
+ncz_attr_list_move (NczAttrList *list, const char *name, guint position)
 {
-  for (guint i = 0; i < list->len; i++)
-    {
-      NczAttribute *a = g_ptr_array_index (list, i);
-      if (strcmp (ncz_attribute_get_name (a), name) == 0)
-        {
-          g_ptr_array_steal_index (list, i);
-          g_ptr_array_insert (list, MIN (position, list->len), a);
-          return TRUE;
-        }
-    }
-  return FALSE;
+  NczAttribute *a = ncz_attr_list_find (list, name);
+
+  if (a == NULL)
+    return FALSE;
+  g_ptr_array_steal_index (list->items, position_of (list, a));
+  g_ptr_array_insert (list->items, MIN (position, list->items->len), a);
+  return TRUE;
 }

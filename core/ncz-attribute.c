@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include <ncz/ncz.h>
-#include "ncz-model-private.h"
+#include "ncz-core-private.h"
 
 /**
  * NczAttribute:
@@ -15,6 +15,11 @@
  * An immutable named vector of values of one #NczType. Numeric and char
  * values are kept packed in native byte order; string values as an
  * array of UTF-8 strings.
+ *
+ * The name is kept in Unicode normalization form C (NFC), as netCDF
+ * requires: an attribute created with a name in another form (say NFD)
+ * is named by its NFC form, and is found by either form. This holds for
+ * attributes read from a dataset too.
  *
  * Since: 1.0
  */
@@ -101,7 +106,7 @@ ncz_attribute_new (const char *name, NczType type, GBytes *values,
       return NULL;
     }
   self = g_object_new (NCZ_TYPE_ATTRIBUTE, NULL);
-  self->name = g_strdup (name);
+  self->name = ncz_name_normalize (name);
   self->type = type;
   self->length = size / tsize;
   self->data = g_bytes_ref (values);
@@ -168,10 +173,11 @@ ncz_attribute_new_strings (const char *name, const char * const *strings,
   NczAttribute *self;
 
   g_return_val_if_fail (name != NULL && *name != '\0', NULL);
+  g_return_val_if_fail (g_utf8_validate (name, -1, NULL), NULL);
   if (n_strings < 0)
     n_strings = strings ? g_strv_length ((char **) strings) : 0;
   self = g_object_new (NCZ_TYPE_ATTRIBUTE, NULL);
-  self->name = g_strdup (name);
+  self->name = ncz_name_normalize (name);
   self->type = NCZ_TYPE_STRING;
   self->length = n_strings;
   self->strings = g_new0 (char *, n_strings + 1);
@@ -184,7 +190,7 @@ ncz_attribute_new_strings (const char *name, const char * const *strings,
  * ncz_attribute_get_name:
  * @self: an attribute
  *
- * Returns: the name
+ * Returns: the name, in Unicode NFC
  * Since: 1.0
  */
 const char *

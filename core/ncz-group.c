@@ -15,6 +15,23 @@
  * order they were defined. It is a #GListModel of its children: first
  * its subgroups, then its variables, so a browser can bind a tree to it.
  *
+ * Names are compared in Unicode normalization form C (NFC), as netCDF
+ * requires. A name given when defining a dimension, variable, subgroup or
+ * attribute is stored in its NFC form; a name that is not UTF-8 is
+ * refused. Every lookup by name normalises the name asked for, so the
+ * NFC and the decomposed (NFD) spelling find the same object, and two
+ * names that differ only in normalization are the same name (the second
+ * definition is refused as a duplicate).
+ *
+ * Dimensions, variables and subgroups read from an existing dataset keep
+ * the name as stored, since the names of variables and groups are the
+ * keys of their objects and chunks in the store; a lookup by either the
+ * NFC or the stored spelling finds them. Attribute names are NFC in
+ * every case (see #NczAttribute).
+ *
+ * Lookups by name take constant time: each group keeps an index by NFC
+ * name beside its lists, which keep definition order.
+ *
  * Since: 1.0
  */
 struct _NczGroup
@@ -26,7 +43,11 @@ struct _NczGroup
   GPtrArray *dimensions;  /* NczDimension */
   GPtrArray *variables;   /* NczVariable */
   GPtrArray *groups;      /* NczGroup */
-  GPtrArray *attributes;  /* NczAttribute */
+  NczAttrList attributes;
+  /* NFC name -> the object in the list above */
+  GHashTable *dimension_index;
+  GHashTable *variable_index;
+  GHashTable *group_index;
 };
 
 static void ncz_group_list_model_init (GListModelInterface *iface);
@@ -80,7 +101,10 @@ ncz_group_finalize (GObject *object)
   g_ptr_array_unref (self->variables);
   g_ptr_array_unref (self->groups);
   g_ptr_array_unref (self->dimensions);
-  g_ptr_array_unref (self->attributes);
+  ncz_attr_list_clear (&self->attributes);
+  g_hash_table_unref (self->dimension_index);
+  g_hash_table_unref (self->variable_index);
+  g_hash_table_unref (self->group_index);
   G_OBJECT_CLASS (ncz_group_parent_class)->finalize (object);
 }
 
@@ -96,7 +120,10 @@ ncz_group_init (NczGroup *self)
   self->dimensions = g_ptr_array_new_with_free_func (g_object_unref);
   self->variables = g_ptr_array_new_with_free_func (g_object_unref);
   self->groups = g_ptr_array_new_with_free_func (g_object_unref);
-  self->attributes = g_ptr_array_new_with_free_func (g_object_unref);
+  ncz_attr_list_init (&self->attributes);
+  self->dimension_index = ncz_name_index_new ();
+  self->variable_index = ncz_name_index_new ();
+  self->group_index = ncz_name_index_new ();
 }
 
 NczGroup *
@@ -255,13 +282,7 @@ ncz_group_get_dimension (NczGroup *self, const char *name)
 {
   g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
-  for (guint i = 0; i < self->dimensions->len; i++)
-    {
-      NczDimension *d = g_ptr_array_index (self->dimensions, i);
-      if (strcmp (ncz_dimension_get_name (d), name) == 0)
-        return d;
-    }
-  return NULL;
+  return ncz_name_index_lookup (self->dimension_index, name);
 }
 
 /* For a fully qualified name "/g1/g2/leaf": the group "/g1/g2" in the
@@ -362,13 +383,7 @@ ncz_group_get_variable (NczGroup *self, const char *name)
 {
   g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
-  for (guint i = 0; i < self->variables->len; i++)
-    {
-      NczVariable *v = g_ptr_array_index (self->variables, i);
-      if (strcmp (ncz_variable_get_name (v), name) == 0)
-        return v;
-    }
-  return NULL;
+  return ncz_name_index_lookup (self->variable_index, name);
 }
 
 /**
@@ -384,13 +399,7 @@ ncz_group_get_group (NczGroup *self, const char *name)
 {
   g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
-  for (guint i = 0; i < self->groups->len; i++)
-    {
-      NczGroup *g = g_ptr_array_index (self->groups, i);
-      if (strcmp (g->name, name) == 0)
-        return g;
-    }
-  return NULL;
+  return ncz_name_index_lookup (self->group_index, name);
 }
 
 static gboolean
@@ -405,27 +414,47 @@ check_define (NczGroup *self, GError **error)
   return ncz_dataset_check_writable (self->dataset, error);
 }
 
-static gboolean
-check_unique (NczGroup *self, const char *kind, const char *name, GError **error)
+/* Checks @name for a definition of @kind ("dimension", "variable" or
+ * "group") in @self. Returns its NFC form, the key of the new object in
+ * the group's index, or NULL with @error set. In *@stored, the name the
+ * new object gets: the NFC form, or @name itself while a backend loads a
+ * dataset (the stored spelling, which names the object in the store). */
+static char *
+check_new_name (NczGroup *self, const char *kind, const char *name,
+                const char **stored, GError **error)
 {
+  gboolean is_dim = g_str_equal (kind, "dimension");
+  g_autofree char *key = NULL;
+  gpointer clash;
+
+  if (!check_define (self, error) || !ncz_check_object_name (kind, name, error))
+    return NULL;
+  key = ncz_name_normalize (name);
   /* netCDF: variables and subgroups share one namespace; dimensions have
    * their own. */
-  gboolean clash;
-  if (g_str_equal (kind, "dimension"))
-    clash = ncz_group_get_dimension (self, name) != NULL;
-  else
-    clash = ncz_group_get_variable (self, name) != NULL ||
-            ncz_group_get_group (self, name) != NULL;
+  if (is_dim)
+    clash = g_hash_table_lookup (self->dimension_index, key);
+  else if ((clash = g_hash_table_lookup (self->variable_index, key)) == NULL)
+    clash = g_hash_table_lookup (self->group_index, key);
   if (clash)
     {
       g_autofree char *full = ncz_group_get_full_name (self);
-      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_EXISTS,
-                   "group '%s' already has a %s or variable named '%s'",
-                   full, g_str_equal (kind, "dimension") ? "dimension" : "group",
-                   name);
-      return FALSE;
+      const char *existing = is_dim ? ncz_dimension_get_name (clash)
+                             : NCZ_IS_GROUP (clash) ? ((NczGroup *) clash)->name
+                                                    : ncz_variable_get_name (clash);
+      if (g_str_equal (existing, name))
+        g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_EXISTS,
+                     "group '%s' already has a %s named '%s'",
+                     full, is_dim ? "dimension" : "group or variable", name);
+      else
+        g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_EXISTS,
+                     "group '%s' already has a %s named '%s', the same name as '%s' "
+                     "in Unicode normalization form C",
+                     full, is_dim ? "dimension" : "group or variable", existing, name);
+      return NULL;
     }
-  return TRUE;
+  *stored = ncz_dataset_is_loading (self->dataset) ? name : key;
+  return g_steal_pointer (&key);
 }
 
 /**
@@ -444,14 +473,15 @@ ncz_group_add_dimension (NczGroup *self, const char *name, guint64 length,
                          gboolean unlimited, GError **error)
 {
   NczDimension *dim;
+  const char *stored = NULL;
+  char *key;
 
   g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
-  if (!check_define (self, error) ||
-      !ncz_check_object_name ("dimension", name, error) ||
-      !check_unique (self, "dimension", name, error))
+  if ((key = check_new_name (self, "dimension", name, &stored, error)) == NULL)
     return NULL;
-  dim = ncz_dimension_new_internal (self, name, length, unlimited);
+  dim = ncz_dimension_new_internal (self, stored, length, unlimited);
   g_ptr_array_add (self->dimensions, dim);
+  g_hash_table_insert (self->dimension_index, key, dim);
   return dim;
 }
 
@@ -472,12 +502,12 @@ ncz_group_add_variable (NczGroup *self, const char *name, NczType type,
                         guint n_dims, NczDimension **dimensions, GError **error)
 {
   NczVariable *var;
+  const char *stored = NULL;
+  g_autofree char *key = NULL;
 
   g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
   g_return_val_if_fail (n_dims == 0 || dimensions != NULL, NULL);
-  if (!check_define (self, error) ||
-      !ncz_check_object_name ("variable", name, error) ||
-      !check_unique (self, "variable", name, error))
+  if ((key = check_new_name (self, "variable", name, &stored, error)) == NULL)
     return NULL;
   if (ncz_type_get_size (type) == 0)
     {
@@ -509,8 +539,9 @@ ncz_group_add_variable (NczGroup *self, const char *name, NczType type,
           return NULL;
         }
     }
-  var = ncz_variable_new_internal (self, name, type, n_dims, dimensions);
+  var = ncz_variable_new_internal (self, stored, type, n_dims, dimensions);
   g_ptr_array_add (self->variables, var);
+  g_hash_table_insert (self->variable_index, g_steal_pointer (&key), var);
   g_list_model_items_changed (G_LIST_MODEL (self),
                               self->groups->len + self->variables->len - 1, 0, 1);
   return var;
@@ -529,14 +560,15 @@ NczGroup *
 ncz_group_add_group (NczGroup *self, const char *name, GError **error)
 {
   NczGroup *g;
+  const char *stored = NULL;
+  char *key;
 
   g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
-  if (!check_define (self, error) ||
-      !ncz_check_object_name ("group", name, error) ||
-      !check_unique (self, "group", name, error))
+  if ((key = check_new_name (self, "group", name, &stored, error)) == NULL)
     return NULL;
-  g = ncz_group_new_internal (self->dataset, self, name);
+  g = ncz_group_new_internal (self->dataset, self, stored);
   g_ptr_array_add (self->groups, g);
+  g_hash_table_insert (self->group_index, key, g);
   g_list_model_items_changed (G_LIST_MODEL (self), self->groups->len - 1, 0, 1);
   return g;
 }
@@ -553,7 +585,7 @@ GPtrArray *
 ncz_group_get_attributes (NczGroup *self)
 {
   g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
-  return copy_container (self->attributes);
+  return ncz_attr_list_copy (&self->attributes);
 }
 
 /**
@@ -569,7 +601,7 @@ ncz_group_get_attribute (NczGroup *self, const char *name)
 {
   g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
-  return ncz_attr_list_find (self->attributes, name);
+  return ncz_attr_list_find (&self->attributes, name);
 }
 
 /**
@@ -588,7 +620,7 @@ ncz_group_set_attribute (NczGroup *self, NczAttribute *attribute, GError **error
   g_return_val_if_fail (NCZ_IS_ATTRIBUTE (attribute), FALSE);
   if (!check_define (self, error))
     return FALSE;
-  ncz_attr_list_set (self->attributes, attribute);
+  ncz_attr_list_set (&self->attributes, attribute);
   return TRUE;
 }
 
@@ -608,7 +640,7 @@ ncz_group_remove_attribute (NczGroup *self, const char *name, GError **error)
   g_return_val_if_fail (name != NULL, FALSE);
   if (!check_define (self, error))
     return FALSE;
-  if (!ncz_attr_list_remove (self->attributes, name))
+  if (!ncz_attr_list_remove (&self->attributes, name))
     {
       g_autofree char *full = ncz_group_get_full_name (self);
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_NOT_FOUND,

@@ -33,7 +33,7 @@ struct _NczVariable
   NczEndianness endianness;
   gboolean zero_dim;
   guint string_width;     /* set directly; 0 = from attributes */
-  GPtrArray *attributes;
+  NczAttrList attributes;
   GPtrArray *filters;     /* NczFilterSpec */
   NczQuantizeMode quantize_mode;
   guint quantize_nsd;
@@ -82,7 +82,7 @@ ncz_variable_finalize (GObject *object)
   g_ptr_array_unref (self->dimensions);
   g_free (self->chunks);
   g_clear_pointer (&self->fill, g_bytes_unref);
-  g_ptr_array_unref (self->attributes);
+  ncz_attr_list_clear (&self->attributes);
   g_clear_pointer (&self->filters, g_ptr_array_unref);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (ncz_variable_parent_class)->finalize (object);
@@ -98,7 +98,7 @@ static void
 ncz_variable_init (NczVariable *self)
 {
   self->dimensions = g_ptr_array_new_with_free_func (g_object_unref);
-  self->attributes = g_ptr_array_new_with_free_func (g_object_unref);
+  ncz_attr_list_init (&self->attributes);
   g_mutex_init (&self->lock);
 }
 
@@ -543,10 +543,10 @@ ncz_variable_set_fill_value (NczVariable *self, GBytes *value, GError **error)
   if (value)
     {
       g_autoptr(NczAttribute) attr = fill_attribute (self, value);
-      ncz_attr_list_set (self->attributes, attr);
+      ncz_attr_list_set (&self->attributes, attr);
     }
   else
-    ncz_attr_list_remove (self->attributes, "_FillValue");
+    ncz_attr_list_remove (&self->attributes, "_FillValue");
   return TRUE;
 }
 
@@ -644,7 +644,7 @@ ncz_variable_get_max_string_length (NczVariable *self)
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), NCZ_DEFAULT_MAX_STRLEN);
   if (self->string_width > 0)
     return self->string_width;
-  n = int_attribute (ncz_attr_list_find (self->attributes, "_nczarr_maxstrlen"));
+  n = int_attribute (ncz_attr_list_find (&self->attributes, "_nczarr_maxstrlen"));
   if (n <= 0 && self->group)
     {
       NczGroup *root = self->group;
@@ -729,7 +729,7 @@ gboolean
 ncz_variable_move_attribute (NczVariable *self, const char *name, guint position)
 {
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
-  return ncz_attr_list_move (self->attributes, name, position);
+  return ncz_attr_list_move (&self->attributes, name, position);
 }
 
 void
@@ -1315,14 +1315,14 @@ apply_quantize (NczVariable *self, NczQuantizeMode mode, guint nsd)
 {
   for (int m = NCZ_QUANTIZE_BITGROOM; m <= NCZ_QUANTIZE_BITROUND; m++)
     if (m != (int) mode)
-      ncz_attr_list_remove (self->attributes,
+      ncz_attr_list_remove (&self->attributes,
                             ncz_quantize_attribute_name ((NczQuantizeMode) m));
   if (mode != NCZ_QUANTIZE_NONE)
     {
       gint32 v = (gint32) nsd;
       g_autoptr(NczAttribute) attr = ncz_attribute_new_values (ncz_quantize_attribute_name (mode),
                                                                NCZ_TYPE_INT, &v, 1, NULL);
-      ncz_attr_list_set (self->attributes, attr);
+      ncz_attr_list_set (&self->attributes, attr);
     }
   self->quantize_mode = mode;
   self->quantize_nsd = mode == NCZ_QUANTIZE_NONE ? 0 : nsd;
@@ -1433,12 +1433,8 @@ quantize_attribute_set (NczVariable *self, NczAttribute *attribute, gboolean *ha
 GPtrArray *
 ncz_variable_get_attributes (NczVariable *self)
 {
-  GPtrArray *out;
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
-  out = g_ptr_array_new_full (self->attributes->len, g_object_unref);
-  for (guint i = 0; i < self->attributes->len; i++)
-    g_ptr_array_add (out, g_object_ref (g_ptr_array_index (self->attributes, i)));
-  return out;
+  return ncz_attr_list_copy (&self->attributes);
 }
 
 /**
@@ -1454,7 +1450,7 @@ ncz_variable_get_attribute (NczVariable *self, const char *name)
 {
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
-  return ncz_attr_list_find (self->attributes, name);
+  return ncz_attr_list_find (&self->attributes, name);
 }
 
 /**
@@ -1504,7 +1500,7 @@ ncz_variable_set_attribute (NczVariable *self, NczAttribute *attribute,
         value = ncz_attribute_get_data (attribute);
       return ncz_variable_set_fill_value (self, value, error);
     }
-  ncz_attr_list_set (self->attributes, attribute);
+  ncz_attr_list_set (&self->attributes, attribute);
   return TRUE;
 }
 
@@ -1532,7 +1528,7 @@ ncz_variable_remove_attribute (NczVariable *self, const char *name, GError **err
       self->quantize_mode = NCZ_QUANTIZE_NONE;
       self->quantize_nsd = 0;
     }
-  if (!ncz_attr_list_remove (self->attributes, name))
+  if (!ncz_attr_list_remove (&self->attributes, name))
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_NOT_FOUND,
                    "variable '%s' has no attribute '%s'", self->name, name);

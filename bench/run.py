@@ -2,7 +2,7 @@
 # run.py: runs the benchmarks of Ncz, netcdf-c and zarr-python side by side
 #
 # Usage: run.py --builddir=BUILD/bench [--small] [--repeat=N] [--dir=DIR]
-#               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A]
+#               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A] [--wide=G,V,A|none]
 #               [--codecs=zstd,blosc-lz4,zlib|none] [--drop-caches] [--json=FILE]
 #
 # In one run: the data case (a 3-D float32 variable written whole and read
@@ -11,7 +11,9 @@
 # clevel 5 with byte shuffle, zlib level 1; Ncz against zarr-python and
 # against the compression library called directly on the same chunks on
 # every core), the metadata case (G groups x V variables x A attributes:
-# create, then open and list), and the machine ceiling (memcpy, plain
+# create, then open and list), the wide metadata case (the same with many
+# variables in one group, 1 x 10000 x 2 by default: the cost per variable
+# must not grow with their number), and the machine ceiling (memcpy, plain
 # chunk-sized files). Every program
 # runs --repeat times; the best time of each is kept, and the largest peak
 # RSS. Prints a table, the Ncz/peer ratios and whether Ncz meets its
@@ -140,6 +142,8 @@ def main():
     shape = opt("--shape", "32,128,128" if small else "128,512,512")
     chunks = opt("--chunks", "16,64,64" if small else "32,128,128")
     meta = opt("--meta", "5,5,4" if small else "20,20,10")
+    wide = opt("--wide", "1,500,2" if small else "1,10000,2")
+    wide = None if wide in ("none", "", True) else wide
     repeat = int(opt("--repeat", "1" if small else "3"))
     want_drop = bool(opt("--drop-caches", False))
     python = os.environ.get("PYTHON", "/usr/bin/python3")
@@ -171,11 +175,11 @@ def main():
     common_data = ["--shape=" + shape, "--chunks=" + chunks]
     common_meta = ["--meta=" + meta]
 
-    results = {"data": {}, "meta": {}, "ceiling": None, "codecs": {},
-               "shape": shape, "chunks": chunks, "meta_sizes": meta, "repeat": repeat,
-               "warm": not dropped}
+    results = {"data": {}, "meta": {}, "wide": {}, "ceiling": None, "codecs": {},
+               "shape": shape, "chunks": chunks, "meta_sizes": meta, "wide_sizes": wide,
+               "repeat": repeat, "warm": not dropped}
     try:
-        data_jobs, meta_jobs = {}, {}
+        data_jobs, meta_jobs, wide_jobs = {}, {}, {}
         for name, argv in tools:
             if argv is None:
                 print("note: %s not available, skipped" % name)
@@ -184,6 +188,9 @@ def main():
                                ["write_s", "read_s"])
             meta_jobs[name] = (argv + ["meta"] + common_meta, repeat, want_drop,
                                ["create_s", "open_s"])
+            if wide:
+                wide_jobs[name] = (argv + ["meta", "--meta=" + wide], repeat, want_drop,
+                                   ["create_s", "open_s"])
         if os.path.exists(ceiling):
             data_jobs["ceiling"] = ([ceiling, "--shape=" + shape, "--chunks=" + chunks],
                                     max(repeat, 3), want_drop, ["memcpy_s", "write_s", "read_s"])
@@ -191,6 +198,8 @@ def main():
         results["ceiling"] = data.pop("ceiling", None)
         results["data"] = data
         results["meta"] = interleaved(meta_jobs, env, workdir)
+        if wide:
+            results["wide"] = interleaved(wide_jobs, env, workdir)
         for codec in codecs:
             jobs = {}
             for name, argv in tools:
@@ -266,19 +275,34 @@ def report(res):
 
     verdicts += report_codecs(res)
 
-    m = res["meta"]
+    verdicts += report_meta("Metadata case", res["meta"], res["meta_sizes"], res["repeat"])
+    if res.get("wide_sizes"):
+        verdicts += report_meta("Wide metadata case", res["wide"], res["wide_sizes"],
+                                res["repeat"])
+    if verdicts:
+        print()
+        print("targets met: %d of %d" % (sum(verdicts), len(verdicts)))
+
+
+def report_meta(title, m, sizes, repeat):
+    """A metadata case: the table, the time per variable, the ratios and
+    the targets."""
+    verdicts = []
     print()
-    sizes = res["meta_sizes"].split(",")
-    print("Metadata case: %s groups x %s variables x %s attributes, best of %d" % (
-        sizes[0], sizes[1], sizes[2], res["repeat"]))
-    print("%-22s %12s %12s %14s" % ("program", "create s", "open+list s", "peak RSS MiB"))
+    sizes = sizes.split(",")
+    print("%s: %s groups x %s variables x %s attributes, best of %d" % (
+        title, sizes[0], sizes[1], sizes[2], repeat))
+    print("%-22s %12s %12s %14s %16s" % ("program", "create s", "open+list s", "peak RSS MiB",
+                                         "us/var open+list"))
     for name, r in m.items():
         if r is None:
             print("%-22s %12s" % (name, "FAILED"))
             continue
-        print("%-22s %s %s %s   (%d groups, %d variables, %d attributes listed)" % (
+        per_var = 1e6 * r["open_s"] / r["variables"] if r["variables"] else float("nan")
+        print("%-22s %s %s %s %s   (%d groups, %d variables, %d attributes listed)" % (
             name, fmt(r["create_s"], 12, 4), fmt(r["open_s"], 12, 4),
-            fmt(r["peak_rss_kib"] / 1024, 14), r["groups"], r["variables"], r["attributes"]))
+            fmt(r["peak_rss_kib"] / 1024, 14), fmt(per_var, 16, 1), r["groups"],
+            r["variables"], r["attributes"]))
     if m.get("ncz"):
         for key, label in (("create_s", "create"), ("open_s", "open+list")):
             peers = [r[key] for k, r in m.items() if k != "ncz" and r]
@@ -291,9 +315,7 @@ def report(res):
                 verdicts.append(ok)
                 print("target %-9s <= %.4f s (1.5 x faster peer): Ncz %.4f s  %s" % (
                     label, tgt, m["ncz"][key], "MET" if ok else "MISSED"))
-    if verdicts:
-        print()
-        print("targets met: %d of %d" % (sum(verdicts), len(verdicts)))
+    return verdicts
 
 
 def report_codecs(res):

@@ -717,7 +717,8 @@ usage (FILE *out, const char *prog)
            "  -N               refuse to replace an existing dataset at OUT\n"
            "  -q               no progress bar\n"
            "  -w -r -h N -e N -M N -L N   accepted for nccopy compatibility; no effect\n"
-           "  --help           show this help\n",
+           "  --help           show this help and exit\n"
+           "  --version        show the version and exit\n",
            prog);
 }
 
@@ -768,6 +769,7 @@ main (int argc, char *argv[])
 {
   static const struct option long_options[] = {
     { "help", no_argument, NULL, 'H' },
+    { "version", no_argument, NULL, 'I' },
     { "quiet", no_argument, NULL, 'q' },
     { "no-clobber", no_argument, NULL, 'N' },
     { NULL, 0, NULL, 0 },
@@ -854,6 +856,9 @@ main (int argc, char *argv[])
           }
         case 'H':
           usage (stdout, prog);
+          return EXIT_SUCCESS;
+        case 'I':
+          printf ("%s (Ncz) %s\n", prog, NCZ_VERSION);
           return EXIT_SUCCESS;
         case ':':
           {

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1034,9 +1035,9 @@ print_group (Dump *d, NczGroup *group, GError **error)
 /* Command line */
 
 static void
-usage (const char *prog)
+usage (FILE *to, const char *prog)
 {
-  fprintf (stderr,
+  fprintf (to,
            "%s [-c|-h] [-v ...] [-l len] [-n name] [-p n[,n]] [-k] [-s] file\n"
            "  [-c]             Coordinate variable data and header information\n"
            "  [-h]             Header information only, no data\n"
@@ -1047,6 +1048,8 @@ usage (const char *prog)
            "  [-k]             Output kind of netCDF file\n"
            "  [-s]             Output special (virtual) attributes\n"
            "  file             Path or URL of the dataset (e.g. file:///data/x.zarr#mode=nczarr,file)\n"
+           "  --help           Show this help and exit\n"
+           "  --version        Show the version and exit\n"
            "ncz library version %s\n",
            prog, NCZ_VERSION);
 }
@@ -1109,15 +1112,27 @@ main (int argc, char *argv[])
   d.double_digits = CDL_DOUBLE_DIGITS;
   d.out = stdout;
 
+  static const struct option long_options[] = {
+    { "help", no_argument, NULL, 'H' },
+    { "version", no_argument, NULL, 'V' },
+    { NULL, 0, NULL, 0 },
+  };
+
   if (argc <= 1)
     {
-      usage (prog);
+      usage (stderr, prog);
       return EXIT_SUCCESS;
     }
-  while ((c = getopt (argc, argv, "chkl:n:p:sv:")) != -1)
+  while ((c = getopt_long (argc, argv, "chkl:n:p:sv:", long_options, NULL)) != -1)
     {
       switch (c)
         {
+        case 'H':
+          usage (stdout, prog);
+          return EXIT_SUCCESS;
+        case 'V':
+          printf ("%s (Ncz) %s\n", prog, NCZ_VERSION);
+          return EXIT_SUCCESS;
         case 'c': d.coordinates_only = TRUE; break;
         case 'h': d.header_only = TRUE; break;
         case 'k': d.kind_only = TRUE; break;
@@ -1151,13 +1166,13 @@ main (int argc, char *argv[])
             g_string_append_printf (vars_arg, ",%s", optarg);
           break;
         default:
-          usage (prog);
+          usage (stderr, prog);
           return EXIT_FAILURE;
         }
     }
   if (argc - optind != 1)
     {
-      usage (prog);
+      usage (stderr, prog);
       return EXIT_FAILURE;
     }
   location = argv[optind];

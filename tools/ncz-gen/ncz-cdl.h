@@ -37,7 +37,10 @@ gboolean ncz_cdl_generate_into (const char *text, gssize length,
                                 guint64 max_data_elements, char **dataset_name,
                                 GError **error);
 
-/* Creates the dataset at @url and fills it from @text, then closes it. */
+/* Creates the dataset at @url and fills it from @text, then closes it.
+ * The text is first written to a dataset in memory of @url's format, so
+ * CDL with an error creates nothing at @url; a failure after that discards
+ * the new dataset, leaving what was at @url before. */
 gboolean ncz_cdl_generate (const char *text, gssize length,
                            const char *source_name, const char *url,
                            NczCreateFlags flags, GError **error);

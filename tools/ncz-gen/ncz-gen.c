@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +19,16 @@ usage (FILE *to)
 {
   fprintf (to,
            "Usage: ncz-gen [-4] [-k kind] [-l b] [-b] [-x] -o URL [file.cdl]\n"
+           "Create the dataset that CDL text describes, as ncgen -4 -lb does.\n"
+           "\n"
            "  -o URL       the dataset to create (file:///abs/dir#mode=nczarr,file,\n"
            "               file:///abs/dir#mode=zarr,file, a plain path, ...)\n"
            "  file.cdl     the CDL text; standard input when absent or '-'\n"
            "  -4, -k nc4|netCDF-4|4|nc7|7, -l b, -b, -x, -v N\n"
            "               accepted for compatibility with ncgen; Ncz always writes\n"
            "               the netCDF-4 data model\n"
-           "ncz library version %s\n", NCZ_VERSION);
+           "  -h, --help   show this help and exit\n"
+           "  --version    show the version and exit\n");
 }
 
 static int
@@ -87,10 +91,19 @@ main (int argc, char *argv[])
   gsize length = 0;
   int opt;
 
-  while ((opt = getopt (argc, argv, "34567bcfhk:l:no:xv:L:M:N:D:")) != -1)
+  static const struct option long_options[] = {
+    { "help", no_argument, NULL, 'h' },
+    { "version", no_argument, NULL, 'V' },
+    { NULL, 0, NULL, 0 },
+  };
+
+  while ((opt = getopt_long (argc, argv, "34567bcfhk:l:no:xv:L:M:N:D:", long_options, NULL)) != -1)
     {
       switch (opt)
         {
+        case 'V':
+          printf ("ncz-gen (Ncz) %s\n", NCZ_VERSION);
+          return EXIT_SUCCESS;
         case '3': case '5': case '6':
           return fail ("only the netCDF-4 data model is written (use -4)");
         case '4': case '7': case 'b': case 'x': case 'n': case 'v': case 'L':
@@ -121,7 +134,7 @@ main (int argc, char *argv[])
           output = optarg;
           break;
         default:
-          usage (stderr);
+          fprintf (stderr, "Try 'ncz-gen --help' for more information.\n");
           return EXIT_FAILURE;
         }
     }
@@ -129,8 +142,9 @@ main (int argc, char *argv[])
     input = argv[optind++];
   if (optind < argc)
     {
-      usage (stderr);
-      return EXIT_FAILURE;
+      g_autofree char *m = g_strdup_printf ("one CDL file at most ('%s' is one too many); "
+                                            "try 'ncz-gen --help'", argv[optind]);
+      return fail (m);
     }
   if (output == NULL)
     return fail ("no output dataset given (-o URL)");

@@ -1125,13 +1125,14 @@ main (int    argc,
     "NCZ_PLUGIN_PRIORITY (=help lists the choices).");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
-      g_printerr ("%s: %s\n", PROGRAM, error->message);
+      g_printerr ("%s: %s\nTry '%s --help' for more information.\n", PROGRAM, error->message,
+                  PROGRAM);
       return 2;
     }
 
   if (opt_version)
     {
-      g_print ("%s %s (plugin ABI %d)\n", PROGRAM, NCZ_VERSION, NCZ_PLUGIN_ABI);
+      g_print ("%s (Ncz) %s\nplugin ABI %d\n", PROGRAM, NCZ_VERSION, NCZ_PLUGIN_ABI);
       return 0;
     }
   if (g_strcmp0 (opt_kind, "foreign") == 0)

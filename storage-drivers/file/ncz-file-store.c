@@ -8,11 +8,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/openat2.h>
+#endif
 
 #include "ncz-file-store.h"
 #include "ncz-model-private.h"
@@ -21,15 +26,34 @@
  * key "a/b/.zarray" being the file root/a/b/.zarray; prefixes are
  * directories.
  *
- * Every operation goes through a descriptor of the root directory opened
- * once, with *at() system calls on the key as a relative path, so a store
- * keeps working on the directory it opened. Objects are written to a
- * temporary file beside the target and renamed over it, so a failed write
- * never damages what was there; a store being created (an empty root, or
- * a replacement written beside the old store until commit) writes objects
- * that do not exist yet in place, since there is nothing to damage. Removal never follows symbolic links.
- * The only state is the root descriptor: calls from several threads at
- * once are safe.
+ * Nothing outside the root is ever read or written. Every operation goes
+ * through a descriptor of the root directory opened once and resolves
+ * the key beneath it without following symbolic links, outside the root
+ * or inside it: a link anywhere on a key's path refuses the object with
+ * an error naming the key (openat2() with RESOLVE_BENEATH and
+ * RESOLVE_NO_SYMLINKS where the kernel has it, O_NOFOLLOW on every
+ * component otherwise). A store holds regular files and directories
+ * only; links are not part of the format, and following even those that
+ * stay inside the root would let one variable's data appear as
+ * another's.
+ *
+ * Existing objects are replaced through a temporary file beside them and
+ * a rename, so a failed write never damages what was there. CREATE never
+ * writes at the path itself: the new dataset is written in a directory
+ * beside it (".NAME.ncz-new-XXXXXX", same parent, so same file system)
+ * and swapped in by commit with one atomic rename; discard removes it.
+ * Whatever was at the path (a dataset, a file, nothing) stays as it was
+ * until the commit, and stays if it never comes.
+ *
+ * Readers and writers hold a shared flock on the tree they opened. A
+ * writer that swapped a tree out removes it only when it can lock it
+ * exclusively, i.e. when nobody reads it any more; otherwise it renames
+ * it ".NAME.ncz-old-XXXXXX" and leaves it to the last reader (which
+ * removes it when it closes, if it may) or to the next writer. A reader
+ * therefore keeps a consistent view: the dataset it opened, whole, until
+ * it closes, whatever replaces it meanwhile.
+ *
+ * Calls from several threads at once are safe.
  */
 struct _NczFileStore
 {
@@ -38,14 +62,18 @@ struct _NczFileStore
   NczUrl *url;
   guint flags;
   char *root;       /* absolute path of the root directory, for messages */
-  int root_fd;      /* -1 until initialized */
-  char *stage;      /* CREATE over something: the replacement being written
-                     * beside it, swapped in by commit; NULL otherwise */
+  int root_fd;      /* -1 until initialized; the tree opened, flocked shared */
+  gboolean locked;  /* root_fd holds the shared lock */
+  dev_t root_dev;   /* the tree opened */
+  ino_t root_ino;
+  /* CREATE */
+  char *target;     /* the path replaced at commit (the root, or where it links) */
+  char *stage;      /* the new dataset being written beside @target, until commit */
+  gboolean target_existed;
+  GPtrArray *made_parents;  /* missing parents of @target made, outermost first */
   /* CREATE: the root started empty, so whatever exists in it this store
-   * made: new objects are written in place (nothing to protect), and the
-   * directories made are known, which spares a failed open per new one */
-  GMutex made_lock;
-  GHashTable *made_dirs;   /* directories made, keys relative to the root */
+   * made and objects that do not exist yet are written in place */
+  gboolean fresh;
 };
 
 enum {
@@ -100,6 +128,13 @@ storage_code_for_errno (int errsv)
     }
 }
 
+/* errno values of a path that leaves the root or goes through a link */
+static gboolean
+is_link_errno (int errsv)
+{
+  return errsv == ELOOP || errsv == EXDEV;
+}
+
 static void
 set_key_error_code (NczFileStore *self,
                     GError      **error,
@@ -108,8 +143,18 @@ set_key_error_code (NczFileStore *self,
                     const char   *action,
                     const char   *key)
 {
-  g_set_error (error, NCZ_STORAGE_ERROR, code, "cannot %s “%s” in store “%s”: %s",
-               action, key, self->root, g_strerror (errsv));
+  if (is_link_errno (errsv))
+    g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_PERMISSION,
+                 "cannot %s '%s' in store '%s': a symbolic link is on its path, and "
+                 "the file store follows none (objects are read and written only "
+                 "beneath the store's directory)",
+                 action, key[0] ? key : ".", self->root);
+  else if (key[0] == '\0')
+    g_set_error (error, NCZ_STORAGE_ERROR, code, "cannot %s the top directory of store '%s': %s",
+                 action, self->root, g_strerror (errsv));
+  else
+    g_set_error (error, NCZ_STORAGE_ERROR, code, "cannot %s '%s' in store '%s': %s",
+                 action, key, self->root, g_strerror (errsv));
 }
 
 static void
@@ -122,7 +167,7 @@ set_key_error (NczFileStore *self,
   int code = storage_code_for_errno (errsv);
 
   if (code == NCZ_STORAGE_ERROR_NOT_FOUND)
-    g_set_error (error, NCZ_STORAGE_ERROR, code, "no object “%s” in store “%s”",
+    g_set_error (error, NCZ_STORAGE_ERROR, code, "no object '%s' in store '%s'",
                  key, self->root);
   else
     set_key_error_code (self, error, code, errsv, action, key);
@@ -140,6 +185,153 @@ set_write_error (NczFileStore *self,
   if (code == NCZ_STORAGE_ERROR_NOT_FOUND)
     code = NCZ_STORAGE_ERROR_FAILED;
   set_key_error_code (self, error, code, errsv, "write", key);
+}
+
+/* Resolution beneath the root. */
+
+/* Whether openat2() is worth trying: 1 yes, 0 the kernel lacks it. */
+static gint have_openat2 = 1;
+
+/* For tests: resolve keys one component at a time, as on kernels
+ * without openat2(). */
+void
+ncz_file_store_set_use_openat2 (gboolean use)
+{
+  g_atomic_int_set (&have_openat2, use ? 1 : 0);
+}
+
+/* Sets errno to ELOOP when @name of @dir_fd is a symbolic link, so a
+ * failed O_NOFOLLOW open reports the link rather than what it met. */
+static void
+explain_open_failure (int         dir_fd,
+                      const char *name)
+{
+  int errsv = errno;
+  struct stat st;
+
+  if (errsv != ELOOP && fstatat (dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+      S_ISLNK (st.st_mode))
+    errsv = ELOOP;
+  errno = errsv;
+}
+
+/* Opens @path beneath @root_fd one component at a time, never following
+ * a link; with @make_dirs, missing directories on the way (and the last
+ * component, when @flags has O_DIRECTORY) are made. -1 and errno on
+ * failure. */
+static int
+walk_beneath (int         root_fd,
+              const char *path,
+              int         flags,
+              mode_t      mode,
+              gboolean    make_dirs)
+{
+  const char *p = path;
+  int dir_fd = root_fd;
+  int fd, errsv;
+
+  for (;;)
+    {
+      const char *slash = strchr (p, '/');
+      g_autofree char *seg = NULL;
+
+      if (slash == NULL)
+        break;
+      seg = g_strndup (p, (gsize) (slash - p));
+      fd = openat (dir_fd, seg, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0 && errno == ENOENT && make_dirs &&
+          (mkdirat (dir_fd, seg, 0777) == 0 || errno == EEXIST))
+        fd = openat (dir_fd, seg, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0)
+        {
+          explain_open_failure (dir_fd, seg);
+          errsv = errno;
+          if (dir_fd != root_fd)
+            close (dir_fd);
+          errno = errsv;
+          return -1;
+        }
+      if (dir_fd != root_fd)
+        close (dir_fd);
+      dir_fd = fd;
+      p = slash + 1;
+    }
+  fd = openat (dir_fd, p, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+  if (fd < 0 && errno == ENOENT && make_dirs && (flags & O_DIRECTORY) != 0 &&
+      (mkdirat (dir_fd, p, 0777) == 0 || errno == EEXIST))
+    fd = openat (dir_fd, p, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+  if (fd < 0)
+    explain_open_failure (dir_fd, p);
+  errsv = errno;
+  if (dir_fd != root_fd)
+    close (dir_fd);
+  errno = errsv;
+  return fd;
+}
+
+/* Opens @path (a key, or "." for the root) beneath the root without
+ * following any link: -1 with errno ELOOP or EXDEV for a path through a
+ * link. */
+static int
+open_beneath (NczFileStore *self,
+              const char   *path,
+              int           flags,
+              mode_t        mode)
+{
+#if defined(__linux__) && defined(SYS_openat2)
+  if (g_atomic_int_get (&have_openat2))
+    {
+      struct open_how how;
+      long fd;
+
+      memset (&how, 0, sizeof how);
+      how.flags = (guint64) (flags | O_NOFOLLOW | O_CLOEXEC);
+      how.mode = (flags & O_CREAT) != 0 ? mode : 0;
+      how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+      do
+        fd = syscall (SYS_openat2, self->root_fd, path, &how, sizeof how);
+      while (fd < 0 && (errno == EINTR || errno == EAGAIN));
+      /* O_DIRECTORY on a trailing link fails with ENOTDIR: say it is one
+       * (a link earlier on the path already gave ELOOP) */
+      if (fd < 0 && errno == ENOTDIR)
+        explain_open_failure (self->root_fd, path);
+      if (fd >= 0 || errno != ENOSYS)
+        return (int) fd;
+      g_atomic_int_set (&have_openat2, 0);
+    }
+#endif
+  return walk_beneath (self->root_fd, path, flags, mode, FALSE);
+}
+
+/* The directory holding @key, opened beneath the root (made, with
+ * @make); *@base is set to the last segment of @key. Returns the root's
+ * descriptor for a top-level key: release it with close_parent(). */
+static int
+open_parent (NczFileStore *self,
+             const char   *key,
+             gboolean      make,
+             const char  **base)
+{
+  const char *slash = strrchr (key, '/');
+  g_autofree char *dir = NULL;
+  int fd;
+
+  *base = slash ? slash + 1 : key;
+  if (slash == NULL)
+    return self->root_fd;
+  dir = g_strndup (key, (gsize) (slash - key));
+  fd = open_beneath (self, dir, O_RDONLY | O_DIRECTORY, 0);
+  if (fd < 0 && errno == ENOENT && make)
+    fd = walk_beneath (self->root_fd, dir, O_RDONLY | O_DIRECTORY, 0, TRUE);
+  return fd;
+}
+
+static void
+close_parent (NczFileStore *self,
+              int           fd)
+{
+  if (fd >= 0 && fd != self->root_fd)
+    close (fd);
 }
 
 static gboolean
@@ -207,35 +399,6 @@ create_temp_at (int   dir_fd,
   return -1;
 }
 
-/* Creates the directories of @dir ("a/b/c") under the root; returns 0 or
- * an errno value. */
-static int
-make_parents (NczFileStore *self,
-              const char   *dir)
-{
-  /* Usually only the last directory is missing: try it first and walk
-   * up only while parents are missing too (each mkdir is costly on some
-   * file systems). */
-  char *slash;
-
-  if (mkdirat (self->root_fd, dir, 0777) == 0 || errno == EEXIST)
-    return 0;
-  if (errno != ENOENT)
-    return errno;
-  slash = strrchr (dir, '/');
-  if (slash == NULL)
-    return ENOENT;
-  {
-    g_autofree char *parent = g_strndup (dir, slash - dir);
-    int err = make_parents (self, parent);
-    if (err != 0)
-      return err;
-  }
-  if (mkdirat (self->root_fd, dir, 0777) < 0 && errno != EEXIST)
-    return errno;
-  return 0;
-}
-
 static gboolean
 write_all (int           fd,
            const guint8 *data,
@@ -276,7 +439,7 @@ ncz_file_store_read (NczStore     *store,
     return NULL;
 
   /* O_NONBLOCK: a FIFO planted in the tree must not hang the open. */
-  fd = openat (self->root_fd, key, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  fd = open_beneath (self, key, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0);
   if (fd < 0)
     {
       set_key_error (self, error, errno, "read", key);
@@ -356,35 +519,15 @@ ncz_file_store_read (NczStore     *store,
   return ncz_buffer_new_bytes (buf, (gsize) n, capacity);
 }
 
-/* In a store being created: makes sure directory @dir (NULL: the root)
- * exists, remembering the ones made. */
-static void
-ensure_made_dir (NczFileStore *self,
-                 const char   *dir)
-{
-  gboolean known;
-
-  if (dir == NULL)
-    return;
-  g_mutex_lock (&self->made_lock);
-  known = g_hash_table_contains (self->made_dirs, dir);
-  g_mutex_unlock (&self->made_lock);
-  if (!known && make_parents (self, dir) == 0)
-    {
-      g_mutex_lock (&self->made_lock);
-      g_hash_table_add (self->made_dirs, g_strdup (dir));
-      g_mutex_unlock (&self->made_lock);
-    }
-}
-
-/* In a store being created: writes @key in place if no object is there
- * yet. Returns 1 when written, 0 when something exists at @key (the
- * caller replaces it through a temporary file), -1 on error; a failed
- * write leaves nothing behind. */
+/* In a store being created: writes @base of @dir_fd in place if no
+ * object is there yet. Returns 1 when written, 0 when something exists
+ * there (the caller replaces it through a temporary file), -1 on error; a
+ * failed write leaves nothing behind. */
 static int
 write_new_object (NczFileStore *self,
                   const char   *key,
-                  const char   *dir,
+                  int           dir_fd,
+                  const char   *base,
                   GBytes       *data,
                   GError      **error)
 {
@@ -392,25 +535,21 @@ write_new_object (NczFileStore *self,
   gsize size;
   int fd, errsv;
 
-  ensure_made_dir (self, dir);
-  fd = openat (self->root_fd, key, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-  if (fd < 0 && errno == ENOENT && dir != NULL && make_parents (self, dir) == 0)
-    fd = openat (self->root_fd, key, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  fd = openat (dir_fd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0)
-    return errno == EEXIST || errno == ENOTDIR ? 0 : (set_write_error (self, error, errno, key), -1);
+    return errno == EEXIST ? 0 : (set_write_error (self, error, errno, key), -1);
   bytes = g_bytes_get_data (data, &size);
   if (!write_all (fd, bytes, size))
     {
       errsv = errno;
       close (fd);
-      unlinkat (self->root_fd, key, 0);
-      set_write_error (self, error, errsv, key);
-      return -1;
+      errno = errsv;
+      fd = -1;
     }
-  if (close (fd) < 0)
+  if (fd < 0 || close (fd) < 0)
     {
       errsv = errno;
-      unlinkat (self->root_fd, key, 0);
+      unlinkat (dir_fd, base, 0);
       set_write_error (self, error, errsv, key);
       return -1;
     }
@@ -425,54 +564,51 @@ ncz_file_store_write (NczStore     *store,
                       GError      **error)
 {
   NczFileStore *self = NCZ_FILE_STORE (store);
-  const char *slash = strrchr (key, '/');
-  const char *base = slash ? slash + 1 : key;
-  gsize dir_len = slash ? (gsize) (slash - key) : 0;
-  g_autofree char *dir = slash ? g_strndup (key, dir_len) : NULL;
   g_autofree char *tmp = NULL;
   gconstpointer bytes;
+  gboolean durable = FALSE;
+  const char *base;
   gsize size;
-  int fd = -1;
+  int dir_fd, fd = -1;
   int errsv;
 
   if (!check_writable (self, key, error))
     return FALSE;
 
-  /* A store being created holds only what it wrote: an object that does
-   * not exist yet replaces nothing and is written in place. */
-  if (self->made_dirs != NULL)
+  /* The parent directories usually exist: they are made only when
+   * needed, beneath the root and through no link. */
+  dir_fd = open_parent (self, key, TRUE, &base);
+  if (dir_fd < 0)
     {
-      int done = write_new_object (self, key, dir, data, error);
-      if (done != 0)
-        return done > 0;
-    }
-
-  tmp = g_strdup_printf ("%s%s.%.*s" TEMP_INFIX "XXXXXX",
-                         dir ? dir : "", dir ? "/" : "",
-                         (int) MIN (strlen (base), TEMP_BASE_MAX), base);
-
-  /* The parent directories usually exist: create them only when needed,
-   * and again if a concurrent removal pruned them meanwhile. A created
-   * store knows which exist. */
-  errsv = 0;
-  for (int attempt = 0; attempt < 4; attempt++)
-    {
-      fd = create_temp_at (self->root_fd, tmp);
-      errsv = fd < 0 ? errno : 0;
-      if (fd >= 0 || errsv != ENOENT || dir == NULL)
-        break;
-      errsv = make_parents (self, dir);
-      if (errsv != 0)
-        break;
-    }
-  if (fd < 0)
-    {
+      errsv = errno;
       if (errsv == ENOTDIR || errsv == EEXIST)
         g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
-                     "cannot write “%s” in store “%s”: a part of “%s” is an object, "
-                     "not a prefix", key, self->root, dir ? dir : key);
+                     "cannot write '%s' in store '%s': a part of its path is an object, "
+                     "not a prefix", key, self->root);
       else
         set_write_error (self, error, errsv, key);
+      return FALSE;
+    }
+
+  /* A store being created holds only what it wrote: an object that does
+   * not exist yet replaces nothing and is written in place. */
+  if (self->fresh)
+    {
+      int done = write_new_object (self, key, dir_fd, base, data, error);
+      if (done != 0)
+        {
+          close_parent (self, dir_fd);
+          return done > 0;
+        }
+    }
+
+  tmp = g_strdup_printf (".%.*s" TEMP_INFIX "XXXXXX",
+                         (int) MIN (strlen (base), TEMP_BASE_MAX), base);
+  fd = create_temp_at (dir_fd, tmp);
+  if (fd < 0)
+    {
+      set_write_error (self, error, errno, key);
+      close_parent (self, dir_fd);
       return FALSE;
     }
 
@@ -480,41 +616,45 @@ ncz_file_store_write (NczStore     *store,
    * one reach the disk before the rename, so a crash never leaves an
    * empty object where a good one was; new objects and chunks are not
    * worth the wait. */
-  gboolean durable = FALSE;
   if (base[0] == '.')
     {
       struct stat st;
-      durable = fstatat (self->root_fd, key, &st, AT_SYMLINK_NOFOLLOW) == 0;
+      durable = fstatat (dir_fd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
     }
   bytes = g_bytes_get_data (data, &size);
   if (!write_all (fd, bytes, size) || (durable && fsync (fd) < 0))
     {
       errsv = errno;
       close (fd);
-      unlinkat (self->root_fd, tmp, 0);
+      unlinkat (dir_fd, tmp, 0);
       set_write_error (self, error, errsv, key);
+      close_parent (self, dir_fd);
       return FALSE;
     }
   if (close (fd) < 0)
     {
       errsv = errno;
-      unlinkat (self->root_fd, tmp, 0);
+      unlinkat (dir_fd, tmp, 0);
       set_write_error (self, error, errsv, key);
+      close_parent (self, dir_fd);
       return FALSE;
     }
 
-  if (renameat (self->root_fd, tmp, self->root_fd, key) < 0)
+  /* renameat() replaces a link at @base itself, never what it points to */
+  if (renameat (dir_fd, tmp, dir_fd, base) < 0)
     {
       errsv = errno;
-      unlinkat (self->root_fd, tmp, 0);
+      unlinkat (dir_fd, tmp, 0);
       if (errsv == EISDIR || errsv == ENOTEMPTY || errsv == EEXIST)
         g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
-                     "cannot write “%s” in store “%s”: it is a directory "
+                     "cannot write '%s' in store '%s': it is a directory "
                      "(a prefix of other keys)", key, self->root);
       else
         set_write_error (self, error, errsv, key);
+      close_parent (self, dir_fd);
       return FALSE;
     }
+  close_parent (self, dir_fd);
   return TRUE;
 }
 
@@ -631,8 +771,16 @@ prune_empty_parents (NczFileStore *self,
 
   while ((slash = strrchr (path, '/')) != NULL)
     {
+      const char *name;
+      int dir_fd, r;
+
       *slash = '\0';
-      if (unlinkat (self->root_fd, path, AT_REMOVEDIR) < 0)
+      dir_fd = open_parent (self, path, FALSE, &name);
+      if (dir_fd < 0)
+        break;
+      r = unlinkat (dir_fd, name, AT_REMOVEDIR);
+      close_parent (self, dir_fd);
+      if (r < 0)
         break;
     }
 }
@@ -738,12 +886,24 @@ ncz_file_store_get_length (NczStore     *store,
 {
   NczFileStore *self = NCZ_FILE_STORE (store);
   struct stat st;
+  int fd;
 
   if (!check_ready (self, error))
     return FALSE;
-  if (fstatat (self->root_fd, key, &st, 0) < 0)
+  fd = open_beneath (self, key, O_PATH, 0);
+  if (fd < 0 || fstat (fd, &st) < 0)
     {
-      set_key_error (self, error, errno, "stat", key);
+      int errsv = errno;
+
+      if (fd >= 0)
+        close (fd);
+      set_key_error (self, error, errsv, "stat", key);
+      return FALSE;
+    }
+  close (fd);
+  if (S_ISLNK (st.st_mode))
+    {
+      set_key_error (self, error, ELOOP, "stat", key);
       return FALSE;
     }
   if (!S_ISREG (st.st_mode))
@@ -781,7 +941,7 @@ ncz_file_store_list (NczStore     *store,
   if (!check_ready (self, error))
     return NULL;
 
-  fd = openat (self->root_fd, prefix[0] ? prefix : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  fd = open_beneath (self, prefix[0] ? prefix : ".", O_RDONLY | O_DIRECTORY, 0);
   if (fd < 0)
     {
       /* A missing prefix, or an object (which has no children). */
@@ -851,63 +1011,169 @@ ncz_file_store_store_init (NczStoreInterface *iface)
   iface->discard = ncz_file_store_discard;
 }
 
-static gboolean start_stage (NczFileStore *self);
+/* Removes a directory tree or a file at an absolute path, never
+ * following symbolic links. Failures are not errors: what is left is a
+ * leftover the next writer removes. */
+static void
+remove_path (NczFileStore *self,
+             const char   *path)
+{
+  g_autoptr(GError) error = NULL;
+  struct stat st;
 
-/* CREATE: replaces what is at the root path by an empty directory, but
- * never a directory that has content and does not look like a store. An
- * existing store or file is replaced only when the new store is
- * committed (ncz_store_commit()): until then it is written beside it. */
+  if (lstat (path, &st) < 0)
+    return;
+  if (!S_ISDIR (st.st_mode))
+    {
+      if (unlink (path) < 0)
+        g_debug ("cannot remove '%s': %s", path, g_strerror (errno));
+      return;
+    }
+  if (!remove_tree_at (self, path, AT_FDCWD, path, 0, &error))
+    g_debug ("cannot remove '%s': %s", path, error->message);
+}
+
+/* Entries beside a dataset: ".BASE.ncz-KIND-XXXXXX", where KIND is
+ * "init" (a stage being set up, for the microseconds before its writer
+ * locks it), "new" (a stage, locked shared by its writer while it lives)
+ * or "old" (a dataset swapped out while readers still had it open,
+ * locked shared by each of them). */
+#define SIDE_BASE_MAX 200
+#define STALE_INIT_SECONDS 60
+
+static char *
+side_prefix (const char *target)
+{
+  g_autofree char *base = g_path_get_basename (target);
+
+  return g_strdup_printf (".%.*s.ncz-", (int) MIN (strlen (base), SIDE_BASE_MAX), base);
+}
+
+/* A directory nobody holds a lock on: its owner is gone. */
 static gboolean
-prepare_create (NczFileStore *self,
-                GError      **error)
+lock_abandoned (const char *path,
+                int        *fd_out)
+{
+  int fd = open (path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+  *fd_out = fd;
+  return fd >= 0 && flock (fd, LOCK_EX | LOCK_NB) == 0;
+}
+
+/* Removes what earlier writers and readers of the dataset left beside
+ * it: stages of writers that died and trees swapped out whose last
+ * reader could not remove them. The lock is the proof: one that can be
+ * locked exclusively has no owner. */
+static void
+remove_leftovers (NczFileStore *self,
+                  const char   *parent,
+                  const char   *prefix)
+{
+  g_autoptr(GDir) dir = g_dir_open (parent, 0, NULL);
+  gsize prefix_len = strlen (prefix);
+  time_t now = time (NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      const char *kind;
+      struct stat st;
+      int fd;
+
+      if (strncmp (name, prefix, prefix_len) != 0)
+        continue;
+      kind = name + prefix_len;
+      path = g_build_filename (parent, name, NULL);
+      if (lstat (path, &st) < 0 || !S_ISDIR (st.st_mode))
+        continue;
+      if (g_str_has_prefix (kind, "init-"))
+        {
+          if (now - st.st_mtime >= STALE_INIT_SECONDS)
+            remove_path (self, path);
+          continue;
+        }
+      if (!g_str_has_prefix (kind, "new-") && !g_str_has_prefix (kind, "old-"))
+        continue;
+      if (lock_abandoned (path, &fd))
+        remove_path (self, path);
+      if (fd >= 0)
+        close (fd);
+    }
+}
+
+/* Disposes of a tree swapped out by a commit (at @path): removed now
+ * if nobody reads it, otherwise renamed ".BASE.ncz-old-XXXXXX" and left
+ * to its last reader or the next writer. */
+static void
+retire_tree (NczFileStore *self,
+             const char   *path)
 {
   struct stat st;
+  int fd;
+
+  if (lstat (path, &st) < 0)
+    return;
+  if (!S_ISDIR (st.st_mode))
+    {
+      unlink (path);
+      return;
+    }
+  if (lock_abandoned (path, &fd))
+    remove_path (self, path);
+  else
+    {
+      g_autofree char *parent = g_path_get_dirname (path);
+      g_autofree char *prefix = side_prefix (self->target);
+      g_autofree char *old = g_strdup_printf ("%s/%sold-%s", parent, prefix,
+                                              path + strlen (path) - 6);
+
+      if (rename (path, old) < 0)
+        g_debug ("cannot rename '%s': %s", path, g_strerror (errno));
+    }
+  if (fd >= 0)
+    close (fd);
+}
+
+/* Whether what is at the target may be replaced: nothing, a regular
+ * file, an empty directory or a Zarr store; never a directory with
+ * other content. */
+static gboolean
+check_target (NczFileStore *self,
+              gboolean     *exists,
+              GError      **error)
+{
   gboolean has_entries = FALSE;
   gboolean is_store = FALSE;
   struct dirent *de;
+  struct stat st;
   DIR *dir;
   int fd;
 
-  if (stat (self->root, &st) < 0)
+  *exists = FALSE;
+  if (stat (self->target, &st) < 0)
     {
       int errsv = errno;
 
       if (errsv == ENOENT)
-        {
-          if (g_mkdir_with_parents (self->root, 0777) == 0)
-            return TRUE;
-          errsv = errno;
-        }
+        return TRUE;
       g_set_error (error, NCZ_STORAGE_ERROR,
                    errsv == ENOTDIR ? NCZ_STORAGE_ERROR_FAILED : storage_code_for_errno (errsv),
-                   "cannot create store “%s”: %s", self->root, g_strerror (errsv));
+                   "cannot create store '%s': %s", self->root, g_strerror (errsv));
       return FALSE;
     }
-
+  *exists = TRUE;
   if (S_ISREG (st.st_mode))
-    {
-      if (start_stage (self))
-        return TRUE;
-      if (unlink (self->root) < 0 || mkdir (self->root, 0777) < 0)
-        {
-          int errsv = errno;
-
-          g_set_error (error, NCZ_STORAGE_ERROR, storage_code_for_errno (errsv),
-                       "cannot replace the file “%s” by a store: %s",
-                       self->root, g_strerror (errsv));
-          return FALSE;
-        }
-      return TRUE;
-    }
+    return TRUE;
   if (!S_ISDIR (st.st_mode))
     {
       g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_EXISTS,
-                   "cannot create store “%s”: something that is neither a directory "
+                   "cannot create store '%s': something that is neither a directory "
                    "nor a regular file is in the way", self->root);
       return FALSE;
     }
 
-  fd = open (self->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  fd = open (self->target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0 || (dir = fdopendir (fd)) == NULL)
     {
       int errsv = errno;
@@ -915,7 +1181,7 @@ prepare_create (NczFileStore *self,
       if (fd >= 0)
         close (fd);
       g_set_error (error, NCZ_STORAGE_ERROR, storage_code_for_errno (errsv),
-                   "cannot replace store “%s”: %s", self->root, g_strerror (errsv));
+                   "cannot replace store '%s': %s", self->root, g_strerror (errsv));
       return FALSE;
     }
   while ((de = readdir (dir)) != NULL)
@@ -929,106 +1195,163 @@ prepare_create (NczFileStore *self,
     }
   closedir (dir);
 
-  if (!has_entries)
-    return TRUE;
-  if (!is_store)
+  if (has_entries && !is_store)
     {
       g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_EXISTS,
-                   "cannot create store “%s”: the directory is not empty and does not "
+                   "cannot create store '%s': the directory is not empty and does not "
                    "look like a Zarr store (no .zgroup, .zarray, .zattrs, .zmetadata "
                    "or .nczarr at its top); remove it first", self->root);
       return FALSE;
     }
-
-  /* the previous store stays intact until the new one is committed */
-  if (start_stage (self))
-    return TRUE;
-  fd = open (self->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0)
-    {
-      int errsv = errno;
-
-      g_set_error (error, NCZ_STORAGE_ERROR, storage_code_for_errno (errsv),
-                   "cannot replace store “%s”: %s", self->root, g_strerror (errsv));
-      return FALSE;
-    }
-  return clear_dir_fd (self, "", fd, 0, error);
+  return TRUE;
 }
 
-/* Removes a directory tree or a file at an absolute path, never
- * following symbolic links; warns when it cannot. */
+/* Removes the parents of the target that prepare_create() made, if
+ * they are still empty. */
 static void
-remove_path (NczFileStore *self,
-             const char   *path)
+remove_made_parents (NczFileStore *self)
 {
-  g_autoptr(GError) error = NULL;
+  if (self->made_parents == NULL)
+    return;
+  for (guint i = self->made_parents->len; i > 0; i--)
+    rmdir (g_ptr_array_index (self->made_parents, i - 1));
+  g_clear_pointer (&self->made_parents, g_ptr_array_unref);
+}
+
+/* Makes the missing parents of the target, remembering them so that a
+ * discarded store leaves no trace. */
+static gboolean
+make_missing_parents (NczFileStore *self,
+                      GError      **error)
+{
+  g_autoptr(GPtrArray) missing = g_ptr_array_new_with_free_func (g_free);
+  char *dir = g_path_get_dirname (self->target);
   struct stat st;
 
-  if (lstat (path, &st) < 0)
-    return;
-  if (!S_ISDIR (st.st_mode))
+  while (lstat (dir, &st) < 0 && errno == ENOENT)
     {
-      if (unlink (path) < 0)
-        g_warning ("cannot remove “%s”: %s", path, g_strerror (errno));
-      return;
+      char *up = g_path_get_dirname (dir);
+
+      g_ptr_array_add (missing, dir);
+      if (strcmp (up, dir) == 0)
+        {
+          g_free (up);
+          dir = NULL;
+          break;
+        }
+      dir = up;
     }
-  if (!remove_tree_at (self, path, AT_FDCWD, path, 0, &error))
-    g_warning ("cannot remove “%s”: %s", path, error->message);
-}
+  g_free (dir);
 
-/* CREATE over an existing store or file: the new store is written in a
- * directory beside it (".NAME.ncz-new-XXXXXX" in the same parent, so on
- * the same file system) and swapped in by commit. FALSE when the parent
- * does not allow it: then the store is replaced in place. */
-/* Removes the replacements of earlier writers of this store that died
- * before committing: a writer holds a shared lock on its staging
- * directory while it lives, so one that can be locked exclusively (and
- * is old enough not to be a writer that has not locked it yet) is
- * abandoned. */
-#define STALE_STAGE_SECONDS 60
-
-static void
-remove_stale_stages (NczFileStore *self,
-                     const char   *parent,
-                     const char   *prefix)
-{
-  g_autoptr(GDir) dir = g_dir_open (parent, 0, NULL);
-  const char *name;
-  time_t now = time (NULL);
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+  self->made_parents = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = missing->len; i > 0; i--)
     {
-      g_autofree char *path = NULL;
-      struct stat st;
-      int fd;
+      const char *path = g_ptr_array_index (missing, i - 1);
 
-      if (!g_str_has_prefix (name, prefix))
-        continue;
-      path = g_build_filename (parent, name, NULL);
-      if (lstat (path, &st) < 0 || now - st.st_mtime < STALE_STAGE_SECONDS)
-        continue;
-      fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (S_ISDIR (st.st_mode) ? O_DIRECTORY : 0));
-      if (fd < 0)
-        continue;
-      if (flock (fd, LOCK_EX | LOCK_NB) == 0)
-        remove_path (self, path);
-      close (fd);
+      if (mkdir (path, 0777) < 0 && errno != EEXIST)
+        {
+          int errsv = errno;
+
+          remove_made_parents (self);
+          g_set_error (error, NCZ_STORAGE_ERROR, storage_code_for_errno (errsv),
+                       "cannot create store '%s': cannot make the directory '%s': %s",
+                       self->root, path, g_strerror (errsv));
+          return FALSE;
+        }
+      g_ptr_array_add (self->made_parents, g_strdup (path));
     }
-}
-
-static gboolean
-start_stage (NczFileStore *self)
-{
-  g_autofree char *parent = g_path_get_dirname (self->root);
-  g_autofree char *base = g_path_get_basename (self->root);
-  g_autofree char *prefix = g_strdup_printf (".%s.ncz-new-", base);
-  g_autofree char *tmpl = g_strdup_printf ("%s/%sXXXXXX", parent, prefix);
-
-  remove_stale_stages (self, parent, prefix);
-  if (g_mkdtemp_full (tmpl, 0777) == NULL)
-    return FALSE;
-  self->stage = g_steal_pointer (&tmpl);
   return TRUE;
+}
+
+/* Makes the directory the new dataset is written in, beside the
+ * target, and locks it: returns its descriptor, or -1 with @error set
+ * and nothing changed. */
+static int
+start_stage (NczFileStore *self,
+             gboolean      exists,
+             GError      **error)
+{
+  g_autofree char *parent = g_path_get_dirname (self->target);
+  g_autofree char *prefix = side_prefix (self->target);
+  g_autofree char *init = g_strdup_printf ("%s/%sinit-XXXXXX", parent, prefix);
+  g_autofree char *stage = NULL;
+  int fd = -1, errsv;
+
+  remove_leftovers (self, parent, prefix);
+  if (g_mkdtemp_full (init, 0777) == NULL)
+    {
+      errsv = errno;
+      goto failed;
+    }
+  fd = open (init, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    {
+      errsv = errno;
+      rmdir (init);
+      goto failed;
+    }
+  /* locked before it gets the name other writers look at: a stage that
+   * can be locked exclusively is always a dead writer's */
+  flock (fd, LOCK_SH);
+  stage = g_strdup_printf ("%s/%snew-%s", parent, prefix, init + strlen (init) - 6);
+  if (rename (init, stage) < 0)
+    {
+      errsv = errno;
+      close (fd);
+      rmdir (init);
+      goto failed;
+    }
+  self->stage = g_steal_pointer (&stage);
+  return fd;
+
+failed:
+  if (exists)
+    g_set_error (error, NCZ_STORAGE_ERROR, storage_code_for_errno (errsv),
+                 "cannot replace store '%s': the new dataset cannot be written beside "
+                 "it in '%s': %s; the existing dataset is unchanged",
+                 self->root, parent, g_strerror (errsv));
+  else
+    g_set_error (error, NCZ_STORAGE_ERROR, storage_code_for_errno (errsv),
+                 "cannot create store '%s': the new dataset cannot be written in '%s': %s",
+                 self->root, parent, g_strerror (errsv));
+  return -1;
+}
+
+/* The path a link at the root points to (replacing a dataset through a
+ * link replaces what it links to, and its leftovers live beside that). */
+static char *
+resolve_target (const char *root)
+{
+  struct stat st;
+  char *real;
+  char *result;
+
+  if (lstat (root, &st) < 0 || !S_ISLNK (st.st_mode) || (real = realpath (root, NULL)) == NULL)
+    return g_strdup (root);
+  result = g_strdup (real);
+  free (real);
+  return result;
+}
+
+/* CREATE: never writes at the target itself. The new dataset is written
+ * in a stage beside it, which commit swaps in; whatever is at the target
+ * stays as it was until then. Returns the stage's descriptor or -1. */
+static int
+prepare_create (NczFileStore *self,
+                GError      **error)
+{
+  gboolean exists;
+  int fd;
+
+  if (!check_target (self, &exists, error))
+    return -1;
+  self->target_existed = exists;
+  if (!exists && !make_missing_parents (self, error))
+    return -1;
+  fd = start_stage (self, exists, error);
+  if (fd < 0)
+    remove_made_parents (self);
+  return fd;
 }
 
 static gboolean
@@ -1038,48 +1361,72 @@ ncz_file_store_commit (NczStore     *store,
 {
   NczFileStore *self = NCZ_FILE_STORE (store);
   g_autofree char *old = NULL;
+  gboolean exists;
+  struct stat st;
   int errsv;
 
   if (self->stage == NULL)
     return TRUE;
-  /* one atomic swap where the file system has it: at every moment the
-   * path holds either the previous dataset or the new one */
-  if (renameat2 (AT_FDCWD, self->stage, AT_FDCWD, self->root, RENAME_EXCHANGE) == 0)
+
+  /* nothing at the target: the new dataset takes its place */
+  if (lstat (self->target, &st) < 0 && errno == ENOENT)
     {
-      remove_path (self, self->stage);   /* now the previous dataset */
-      g_clear_pointer (&self->stage, g_free);
-      return TRUE;
+      if (renameat2 (AT_FDCWD, self->stage, AT_FDCWD, self->target, RENAME_NOREPLACE) == 0)
+        goto done;
+      errsv = errno;
+      if ((errsv == EINVAL || errsv == ENOSYS || errsv == ENOTSUP) &&
+          access (self->target, F_OK) < 0)
+        {
+          if (rename (self->stage, self->target) == 0)
+            goto done;
+          errsv = errno;
+        }
+      if (errsv != EEXIST && errsv != ENOTEMPTY)
+        goto failed;
+    }
+
+  /* something is there (maybe made meanwhile): replace it if it still
+   * may be, in one atomic swap where the file system has it, so the path
+   * holds either the previous dataset or the new one at every moment */
+  if (!check_target (self, &exists, error))
+    return FALSE;
+  if (renameat2 (AT_FDCWD, self->stage, AT_FDCWD, self->target, RENAME_EXCHANGE) == 0)
+    {
+      retire_tree (self, self->stage);   /* now the previous dataset */
+      goto done;
     }
   errsv = errno;
-  if (errsv == ENOENT && access (self->root, F_OK) < 0)
-    old = NULL;   /* the previous one is gone already */
-  else if (errsv == EINVAL || errsv == ENOSYS || errsv == ENOTSUP)
-    {
-      old = g_strconcat (self->stage, ".old", NULL);
-      if (rename (self->root, old) < 0)
-        {
-          errsv = errno;
-          goto failed;
-        }
-    }
-  else
+  if (errsv != EINVAL && errsv != ENOSYS && errsv != ENOTSUP)
     goto failed;
-  if (rename (self->stage, self->root) < 0)
+  {
+    g_autofree char *parent = g_path_get_dirname (self->target);
+    g_autofree char *prefix = side_prefix (self->target);
+
+    old = g_strdup_printf ("%s/%sold-%s", parent, prefix,
+                           self->stage + strlen (self->stage) - 6);
+  }
+  if (rename (self->target, old) < 0)
     {
       errsv = errno;
-      if (old != NULL)
-        rename (old, self->root);
       goto failed;
     }
-  if (old != NULL)
-    remove_path (self, old);
+  if (rename (self->stage, self->target) < 0)
+    {
+      errsv = errno;
+      rename (old, self->target);
+      goto failed;
+    }
+  retire_tree (self, old);
+
+done:
   g_clear_pointer (&self->stage, g_free);
+  g_clear_pointer (&self->made_parents, g_ptr_array_unref);   /* they hold it now */
   return TRUE;
 
 failed:
   g_set_error (error, NCZ_STORAGE_ERROR, storage_code_for_errno (errsv),
-               "cannot put the new store “%s” in place of the previous one: %s "
-               "(the previous one is unchanged; the new one is in “%s”)",
+               "cannot put the new store '%s' in place: %s (what was there is unchanged; "
+               "the new one is in '%s')",
                self->root, g_strerror (errsv), self->stage);
   return FALSE;
 }
@@ -1093,6 +1440,92 @@ ncz_file_store_discard (NczStore *store)
     return;
   remove_path (self, self->stage);
   g_clear_pointer (&self->stage, g_free);
+  remove_made_parents (self);
+}
+
+/* Readers and writers of an existing dataset: opens the tree at the
+ * root and locks it shared, making sure the tree locked is the one at
+ * the path (a writer may swap it out between the open and the lock, and
+ * a tree locked exclusively is being removed). Returns -1 with @error
+ * set on failure. */
+#define OPEN_ATTEMPTS 2000
+
+static int
+open_current_tree (NczFileStore *self,
+                   GError      **error)
+{
+  for (int attempt = 0;; attempt++)
+    {
+      struct stat here, there;
+      int fd = open (self->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+      if (fd < 0)
+        {
+          int errsv = errno;
+
+          if (errsv == ENOENT)
+            g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND,
+                         "no store at '%s': no such directory", self->root);
+          else if (errsv == ENOTDIR)
+            g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND,
+                         "no store at '%s': not a directory", self->root);
+          else
+            g_set_error (error, NCZ_STORAGE_ERROR, storage_code_for_errno (errsv),
+                         "cannot open store '%s': %s", self->root, g_strerror (errsv));
+          return -1;
+        }
+      self->locked = flock (fd, LOCK_SH | LOCK_NB) == 0;
+      if (!self->locked && errno != EWOULDBLOCK)
+        return fd;   /* no locks on this file system: no consistent view either */
+      if (self->locked && fstat (fd, &here) == 0 && stat (self->root, &there) == 0 &&
+          here.st_dev == there.st_dev && here.st_ino == there.st_ino)
+        return fd;
+      close (fd);
+      if (attempt >= OPEN_ATTEMPTS)
+        {
+          g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO,
+                       "cannot open store '%s': it was replaced %d times while being "
+                       "opened", self->root, attempt);
+          return -1;
+        }
+      g_usleep (attempt < 10 ? 0 : 1000);
+    }
+}
+
+/* A reader whose tree was swapped out by a writer while it read it
+ * removes the tree when it is the last one to leave, if it may. */
+static void
+remove_if_orphaned (NczFileStore *self)
+{
+  g_autofree char *parent = NULL;
+  g_autofree char *prefix = NULL;
+  g_autoptr(GDir) dir = NULL;
+  struct stat st;
+  const char *name;
+
+  if (!self->locked || self->stage != NULL || self->target == NULL)
+    return;
+  if (stat (self->target, &st) == 0 && st.st_dev == self->root_dev && st.st_ino == self->root_ino)
+    return;   /* still the dataset */
+  if (flock (self->root_fd, LOCK_EX | LOCK_NB) < 0)
+    return;   /* others still read it */
+  parent = g_path_get_dirname (self->target);
+  prefix = side_prefix (self->target);
+  dir = g_dir_open (parent, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+
+      if (!g_str_has_prefix (name, prefix))
+        continue;
+      path = g_build_filename (parent, name, NULL);
+      if (lstat (path, &st) == 0 && S_ISDIR (st.st_mode) &&
+          st.st_dev == self->root_dev && st.st_ino == self->root_ino)
+        {
+          remove_path (self, path);
+          break;
+        }
+    }
 }
 
 static gboolean
@@ -1102,6 +1535,7 @@ ncz_file_store_initable_init_impl (GInitable     *initable,
 {
   NczFileStore *self = NCZ_FILE_STORE (initable);
   const char *path;
+  struct stat st;
   gsize len;
   int fd;
 
@@ -1118,7 +1552,7 @@ ncz_file_store_initable_init_impl (GInitable     *initable,
   if (path == NULL || path[0] == '\0')
     {
       g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
-                   "URL “%s” does not name a local directory",
+                   "URL '%s' does not name a local directory",
                    ncz_url_get_original (self->url));
       return FALSE;
     }
@@ -1135,32 +1569,27 @@ ncz_file_store_initable_init_impl (GInitable     *initable,
   len = strlen (self->root);
   while (len > 1 && self->root[len - 1] == '/')
     self->root[--len] = '\0';
+  g_clear_pointer (&self->target, g_free);
+  self->target = resolve_target (self->root);
 
-  if ((self->flags & NCZ_STORE_CREATE) != 0 && !prepare_create (self, error))
-    return FALSE;
-
-  fd = open (self->stage ? self->stage : self->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0)
-    {
-      int errsv = errno;
-
-      if (errsv == ENOENT)
-        g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND,
-                     "no store at “%s”: no such directory", self->root);
-      else if (errsv == ENOTDIR)
-        g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND,
-                     "no store at “%s”: not a directory", self->root);
-      else
-        g_set_error (error, NCZ_STORAGE_ERROR, storage_code_for_errno (errsv),
-                     "cannot open store “%s”: %s", self->root, g_strerror (errsv));
-      return FALSE;
-    }
-  /* held while this store lives: its replacement is not stale */
-  if (self->stage != NULL)
-    flock (fd, LOCK_SH | LOCK_NB);
   if ((self->flags & NCZ_STORE_CREATE) != 0)
     {
-      self->made_dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      fd = prepare_create (self, error);
+      if (fd < 0)
+        return FALSE;
+      self->locked = TRUE;
+      self->fresh = TRUE;
+    }
+  else
+    {
+      fd = open_current_tree (self, error);
+      if (fd < 0)
+        return FALSE;
+    }
+  if (fstat (fd, &st) == 0)
+    {
+      self->root_dev = st.st_dev;
+      self->root_ino = st.st_ino;
     }
   self->root_fd = fd;
   return TRUE;
@@ -1219,13 +1648,15 @@ ncz_file_store_finalize (GObject *object)
 {
   NczFileStore *self = NCZ_FILE_STORE (object);
 
-  /* a replacement never committed: the previous store stays */
+  /* a replacement never committed: what was at the path stays */
   ncz_file_store_discard (NCZ_STORE (self));
   if (self->root_fd >= 0)
-    close (self->root_fd);
-  g_clear_pointer (&self->made_dirs, g_hash_table_unref);
-  g_mutex_clear (&self->made_lock);
+    {
+      remove_if_orphaned (self);
+      close (self->root_fd);
+    }
   g_free (self->root);
+  g_free (self->target);
   g_clear_object (&self->url);
 
   G_OBJECT_CLASS (ncz_file_store_parent_class)->finalize (object);
@@ -1253,5 +1684,4 @@ static void
 ncz_file_store_init (NczFileStore *self)
 {
   self->root_fd = -1;
-  g_mutex_init (&self->made_lock);
 }

@@ -13,4 +13,7 @@ G_DECLARE_FINAL_TYPE (NczFileStore, ncz_file_store, NCZ, FILE_STORE, GObject)
 
 NCZ_PLUGIN_EXPORT const NczPluginDesc *ncz_plugin_file_describe (void);
 
+/* tests only (the driver's sources compiled into the test) */
+void ncz_file_store_set_use_openat2 (gboolean use);
+
 G_END_DECLS

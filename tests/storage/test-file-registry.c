@@ -55,6 +55,10 @@ test_registry_open (void)
   store_put (store, "v/.zarray", "{}");
   store_put (store, "v/0.0", "chunk");
   chunk = g_build_filename (root, "v", "0.0", NULL);
+  /* a new dataset appears at its path when committed, whole */
+  g_assert_false (g_file_test (root, G_FILE_TEST_EXISTS));
+  g_assert_true (ncz_store_commit (store, NULL, &error));
+  g_assert_no_error (error);
   g_assert_true (g_file_test (chunk, G_FILE_TEST_IS_REGULAR));
 
   reader = open_with_registry (root, NCZ_STORE_READ, &error);

@@ -6,6 +6,8 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -155,6 +157,11 @@ fixture_setup (Fixture       *f,
   f->store = open_store (f->root, NCZ_STORE_CREATE | NCZ_STORE_WRITE, &error);
   g_assert_no_error (error);
   g_assert_true (NCZ_IS_STORE (f->store));
+  /* created beside the path and put there by the commit; the store goes
+   * on writing there */
+  g_assert_false (g_file_test (f->root, G_FILE_TEST_EXISTS));
+  g_assert_true (ncz_store_commit (f->store, NULL, &error));
+  g_assert_no_error (error);
   g_assert_true (g_file_test (f->root, G_FILE_TEST_IS_DIR));
 }
 
@@ -352,35 +359,60 @@ test_create_replaces (Fixture       *f,
   g_assert_null (strstr (entries, "ncz-new"));
   g_clear_pointer (&entries, g_free);
 
-  /* Replacements left by writers that died are removed by the next one;
-   * a live writer's (locked) and a just-made one are not. */
+  /* What writers that died left is removed by the next writer as soon
+   * as nobody holds its lock, whatever its age: a stage, an old tree. A
+   * live writer's (locked) stays, and so does a stage being set up
+   * ("init", not locked yet) unless it is a minute old. */
   {
     g_autofree char *stale = g_build_filename (f->base, ".store.ncz-new-AAAAAA", NULL);
     g_autofree char *live = g_build_filename (f->base, ".store.ncz-new-BBBBBB", NULL);
     g_autofree char *fresh = g_build_filename (f->base, ".store.ncz-new-CCCCCC", NULL);
+    g_autofree char *old = g_build_filename (f->base, ".store.ncz-old-DDDDDD", NULL);
+    g_autofree char *reading = g_build_filename (f->base, ".store.ncz-old-EEEEEE", NULL);
+    g_autofree char *init = g_build_filename (f->base, ".store.ncz-init-FFFFFF", NULL);
+    g_autofree char *old_init = g_build_filename (f->base, ".store.ncz-init-GGGGGG", NULL);
+    g_autofree char *other = g_build_filename (f->base, ".other.ncz-new-HHHHHH", NULL);
     g_autofree char *base_name = g_path_get_basename (f->root);
     struct utimbuf old_times = { time (NULL) - 3600, time (NULL) - 3600 };
-    int live_fd;
+    int live_fd, reading_fd;
 
     g_assert_cmpstr (base_name, ==, "store");
     write_file (stale, "v/0", "left behind");
     write_file (live, "v/0", "being written");
-    write_file (fresh, "v/0", "just made");
+    write_file (fresh, "v/0", "just left behind");
+    write_file (old, "v/0", "read by a reader that died");
+    write_file (reading, "v/0", "being read");
+    write_file (other, "v/0", "another dataset's");
+    g_assert_cmpint (g_mkdir (init, 0755), ==, 0);
+    g_assert_cmpint (g_mkdir (old_init, 0755), ==, 0);
     g_assert_cmpint (utime (stale, &old_times), ==, 0);
     g_assert_cmpint (utime (live, &old_times), ==, 0);
+    g_assert_cmpint (utime (old_init, &old_times), ==, 0);
+    g_assert_cmpint (utime (other, &old_times), ==, 0);
     live_fd = open (live, O_RDONLY | O_DIRECTORY);
     g_assert_cmpint (live_fd, >=, 0);
     g_assert_cmpint (flock (live_fd, LOCK_SH), ==, 0);
+    reading_fd = open (reading, O_RDONLY | O_DIRECTORY);
+    g_assert_cmpint (reading_fd, >=, 0);
+    g_assert_cmpint (flock (reading_fd, LOCK_SH), ==, 0);
 
     store = open_store (f->root, NCZ_STORE_CREATE | NCZ_STORE_WRITE, &error);
     g_assert_no_error (error);
     g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
+    g_assert_false (g_file_test (fresh, G_FILE_TEST_EXISTS));
+    g_assert_false (g_file_test (old, G_FILE_TEST_EXISTS));
+    g_assert_false (g_file_test (old_init, G_FILE_TEST_EXISTS));
     assert_file (live, "v/0", "being written");
-    assert_file (fresh, "v/0", "just made");
+    assert_file (reading, "v/0", "being read");
+    assert_file (other, "v/0", "another dataset's");
+    g_assert_true (g_file_test (init, G_FILE_TEST_IS_DIR));
     g_object_unref (store);
     close (live_fd);
+    close (reading_fd);
     rm_rf (live);
-    rm_rf (fresh);
+    rm_rf (reading);
+    rm_rf (other);
+    rm_rf (init);
   }
 
   /* A regular file in the way: replaced on commit. */
@@ -396,18 +428,47 @@ test_create_replaces (Fixture       *f,
   assert_file (file, ".zgroup", "{}");
   g_object_unref (store);
 
-  /* An empty directory. */
+  /* An empty directory: stays empty until the commit. */
   g_assert_cmpint (g_mkdir (empty, 0755), ==, 0);
   store = open_store (empty, NCZ_STORE_CREATE, &error);
   g_assert_no_error (error);
   store_assert_list (store, "", NULL);
+  store_put (store, ".zgroup", "{}");
+  entries = dir_entries (empty);
+  g_assert_cmpstr (entries, ==, "");
+  g_clear_pointer (&entries, g_free);
+  g_assert_true (ncz_store_commit (store, NULL, &error));
+  g_assert_no_error (error);
+  assert_file (empty, ".zgroup", "{}");
   g_object_unref (store);
 
-  /* A path whose parents do not exist yet. */
-  store = open_store (nested, NCZ_STORE_CREATE, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_file_test (nested, G_FILE_TEST_IS_DIR));
-  g_object_unref (store);
+  /* A path whose parents do not exist yet: they are made, and removed
+   * again if the store is never committed. */
+  {
+    g_autofree char *x = g_build_filename (f->base, "x", NULL);
+
+    store = open_store (nested, NCZ_STORE_CREATE, &error);
+    g_assert_no_error (error);
+    store_put (store, ".zgroup", "{}");
+    g_assert_false (g_file_test (nested, G_FILE_TEST_EXISTS));
+    g_object_unref (store);
+    g_assert_false (g_file_test (x, G_FILE_TEST_EXISTS));
+
+    store = open_store (nested, NCZ_STORE_CREATE, &error);
+    g_assert_no_error (error);
+    store_put (store, ".zgroup", "{}");
+    g_assert_true (ncz_store_commit (store, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_test (nested, G_FILE_TEST_IS_DIR));
+    assert_file (nested, ".zgroup", "{}");
+    g_object_unref (store);
+    {
+      g_autofree char *y = g_path_get_dirname (nested);
+      entries = dir_entries (y);
+    }
+    g_assert_cmpstr (entries, ==, "z");
+    g_clear_pointer (&entries, g_free);
+  }
 
   /* Any of the Zarr metadata objects at the top marks a store. */
   write_file (zattrs_only, ".zattrs", "{}");
@@ -416,6 +477,9 @@ test_create_replaces (Fixture       *f,
   g_assert_no_error (error);
   store_assert_list (store, "", NULL);
   g_object_unref (store);
+
+  entries = dir_entries (f->base);
+  g_assert_null (strstr (entries, ".ncz-"));
 }
 
 static void
@@ -446,7 +510,7 @@ test_atomic_replace (Fixture       *f,
   /* A key that is a prefix of other objects. */
   g_assert_false (ncz_store_write (f->store, "g", bytes, NULL, &error));
   g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED);
-  g_assert_nonnull (strstr (error->message, "“g”"));
+  g_assert_nonnull (strstr (error->message, "'g'"));
   g_clear_error (&error);
   store_assert_content (f->store, "g/.zattrs", "{\"a\": 2}");
 
@@ -513,26 +577,150 @@ test_absolute_keys (Fixture       *f,
   g_assert_cmpstr (entries, ==, "store");
 }
 
+/* Asserts that every kind of access to @key is refused because a link
+ * is on its path, with the key in the message. */
+static void
+assert_link_refused (NczStore   *store,
+                     const char *key)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) data = store_bytes ("written through a link");
+  guint64 length;
+  char **names;
+
+  bytes = ncz_store_read (store, key, NULL, &error);
+  g_assert_null (bytes);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_PERMISSION);
+  g_assert_nonnull (strstr (error->message, key));
+  g_assert_nonnull (strstr (error->message, "symbolic link"));
+  g_clear_error (&error);
+
+  bytes = ncz_store_read_range (store, key, 0, 4, NULL, &error);
+  g_assert_null (bytes);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_PERMISSION);
+  g_clear_error (&error);
+
+  g_assert_false (ncz_store_get_length (store, key, &length, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_PERMISSION);
+  g_assert_nonnull (strstr (error->message, key));
+  g_clear_error (&error);
+
+  /* existence is not "missing" either: the object is refused */
+  g_assert_false (ncz_store_exists (store, key, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_PERMISSION);
+  g_clear_error (&error);
+
+  /* writing below it writes nowhere */
+    {
+      g_autofree char *child = g_strconcat (key, "/x", NULL);
+
+      g_assert_false (ncz_store_write (store, child, data, NULL, &error));
+      g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_PERMISSION);
+      g_assert_nonnull (strstr (error->message, child));
+      g_clear_error (&error);
+    }
+
+  /* as a prefix, it lists nothing: it is refused */
+  names = ncz_store_list (store, key, NULL, &error);
+  g_assert_null (names);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_PERMISSION);
+  g_clear_error (&error);
+}
+
 static void
 test_symlinks (Fixture       *f,
                gconstpointer  data)
 {
   g_autofree char *outside = g_build_filename (f->base, "outside", NULL);
+  g_autofree char *other = g_build_filename (f->base, "other", NULL);
   g_autofree char *keep = g_build_filename (outside, "keep", NULL);
+  g_autofree char *other_zarray = g_build_filename (other, "v", ".zarray", NULL);
+  g_autofree char *other_v = g_build_filename (other, "v", NULL);
   g_autofree char *link = g_build_filename (f->root, "link", NULL);
   g_autofree char *flink = g_build_filename (f->root, "flink", NULL);
+  g_autofree char *entries = NULL;
   g_autoptr(GError) error = NULL;
+  struct {
+    const char *name;     /* the link, in the store */
+    const char *target;   /* what it points to */
+    const char *key;      /* a key read through it */
+  } links[] = {
+    /* a chunk that is a link to a file outside the store */
+    { "a/0", NULL, "a/0" },
+    /* a .zarray that is a link to another dataset's */
+    { "b/.zarray", NULL, "b/.zarray" },
+    /* a whole variable directory linked to another dataset's */
+    { "c", NULL, "c/.zarray" },
+    /* a directory link inside the store whose ".." leaves it */
+    { "d/up", "..", "d/up/../other/v/.zarray" },
+    { "e/up", "../..", "e/up/other/v/.zarray" },
+    /* a link that stays inside the store: not followed either */
+    { "f/v", "../g/v", "f/v/.zarray" },
+    { "h", "g/v/.zarray", "h" },
+  };
 
   write_file (outside, "keep", "outside the store");
+  write_file (other, "v/.zarray", "{\"another\": \"dataset\"}");
+  write_file (other, "v/0", "another dataset's chunk");
+  store_put (f->store, ".zgroup", "{}");
+  store_put (f->store, "g/v/.zarray", "{}");
+  store_put (f->store, "a/.zarray", "{}");
+  store_put (f->store, "b/0", "x");
+  store_put (f->store, "d/.zgroup", "{}");
+  store_put (f->store, "e/.zgroup", "{}");
+  store_put (f->store, "f/.zgroup", "{}");
+
+  links[0].target = keep;
+  links[1].target = other_zarray;
+  links[2].target = other_v;
+  for (gsize i = 0; i < G_N_ELEMENTS (links); i++)
+    {
+      g_autofree char *path = g_build_filename (f->root, links[i].name, NULL);
+
+      g_assert_cmpint (symlink (links[i].target, path), ==, 0);
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (links); i++)
+    {
+      g_test_message ("link %s -> %s", links[i].name, links[i].target);
+      /* ".." segments are no legal key: refused before the store sees them */
+      if (strstr (links[i].key, "..") != NULL)
+        {
+          g_autoptr(GBytes) bytes = ncz_store_read (f->store, links[i].key, NULL, &error);
+          g_assert_null (bytes);
+          g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_INVALID_KEY);
+          g_clear_error (&error);
+          continue;
+        }
+      assert_link_refused (f->store, links[i].key);
+    }
+  /* the links are listed (they are there) but lead nowhere */
+  store_assert_list (f->store, "", ".zgroup", "a", "b", "c", "d", "e", "f", "g", "h", NULL);
+  store_assert_list (f->store, "d", ".zgroup", "up", NULL);
+  assert_link_refused (f->store, "e/up/.zgroup");
+  assert_file (other, "v/.zarray", "{\"another\": \"dataset\"}");
+  entries = dir_entries (other_v);
+  g_assert_cmpstr (entries, ==, ".zarray|0");
+  g_clear_pointer (&entries, g_free);
+  entries = dir_entries (outside);
+  g_assert_cmpstr (entries, ==, "keep");
+  g_clear_pointer (&entries, g_free);
+  entries = dir_entries (f->base);
+  g_assert_cmpstr (entries, ==, "other|outside|store");
+  g_clear_pointer (&entries, g_free);
+
+  /* Overwriting a link replaces the link, never what it points to. */
+  store_put (f->store, "a/0", "a chunk of its own");
+  {
+    g_autofree char *a0 = g_build_filename (f->root, "a", "0", NULL);
+    g_assert_false (g_file_test (a0, G_FILE_TEST_IS_SYMLINK));
+  }
+  store_assert_content (f->store, "a/0", "a chunk of its own");
+  assert_file (outside, "keep", "outside the store");
+
+  /* Removal never follows links. */
   g_assert_cmpint (symlink (outside, link), ==, 0);
   g_assert_cmpint (symlink (keep, flink), ==, 0);
-  store_put (f->store, ".zgroup", "{}");
-
-  /* Reads follow links the user made. */
-  store_assert_content (f->store, "link/keep", "outside the store");
-  store_assert_content (f->store, "flink", "outside the store");
-
-  /* Removal never does. */
   g_assert_false (ncz_store_remove (f->store, "link/keep", NULL, &error));
   g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_PERMISSION);
   g_clear_error (&error);
@@ -553,6 +741,7 @@ test_symlinks (Fixture       *f,
   g_assert_no_error (error);
   g_assert_false (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
   assert_file (outside, "keep", "outside the store");
+  assert_file (other, "v/0", "another dataset's chunk");
   store_assert_list (f->store, "", NULL);
 
   /* Nor does CREATE over a store holding a link. */
@@ -562,9 +751,172 @@ test_symlinks (Fixture       *f,
   f->store = open_store (f->root, NCZ_STORE_CREATE, &error);
   g_assert_no_error (error);
   store_assert_list (f->store, "", NULL);
+  g_assert_true (ncz_store_commit (f->store, NULL, &error));
+  g_assert_no_error (error);
   assert_file (outside, "keep", "outside the store");
 
   rm_rf (outside);
+  rm_rf (other);
+}
+
+/* Snapshot of a directory tree: every path with its type and bytes. */
+static void
+snapshot_into (GString    *out,
+               const char *path,
+               const char *rel)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_dir_close (dir);
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *n = g_ptr_array_index (names, i);
+      g_autofree char *child = g_build_filename (path, n, NULL);
+      g_autofree char *child_rel = g_build_filename (rel, n, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        {
+          g_string_append_printf (out, "%s/\n", child_rel);
+          snapshot_into (out, child, child_rel);
+        }
+      else
+        {
+          g_autofree char *contents = NULL;
+          gsize length;
+
+          g_assert_true (g_file_get_contents (child, &contents, &length, NULL));
+          g_string_append_printf (out, "%s %" G_GSIZE_FORMAT " ", child_rel, length);
+          g_string_append_len (out, contents, (gssize) length);
+          g_string_append_c (out, '\n');
+        }
+    }
+}
+
+static char *
+snapshot (const char *path)
+{
+  GString *out = g_string_new (NULL);
+
+  snapshot_into (out, path, ".");
+  return g_string_free (out, FALSE);
+}
+
+/* Fills a small file system with a dataset, then makes a replacement
+ * impossible: the open for writing must fail before anything is
+ * touched, saying why and where, and leave nothing beside the dataset. */
+static void
+check_create_fails (const char *base,
+                    const char *root,
+                    const char *why)
+{
+  g_autofree char *before = snapshot (base);
+  g_autofree char *after = NULL;
+  g_autoptr(GError) error = NULL;
+  NczStore *store;
+
+  store = open_store (root, NCZ_STORE_CREATE | NCZ_STORE_WRITE, &error);
+  g_assert_null (store);
+  g_assert_nonnull (error);
+  g_test_message ("%s: %s", why, error->message);
+  g_assert_nonnull (strstr (error->message, root));
+  g_assert_nonnull (strstr (error->message, "unchanged"));
+  g_assert_null (strstr (error->message, "\"\""));
+  g_assert_null (strstr (error->message, "''"));
+  after = snapshot (base);
+  g_assert_cmpstr (before, ==, after);
+}
+
+static void
+test_create_cannot_stage (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autofree char *mnt = g_build_filename (f->base, "small", NULL);
+  g_autofree char *ds = g_build_filename (mnt, "ds.zarr", NULL);
+  g_autoptr(GError) error = NULL;
+  NczStore *store;
+  guint n = 0;
+
+  store_put (f->store, ".zgroup", "{}");
+  store_put (f->store, "v/.zarray", "{\"shape\": [4]}");
+  store_put (f->store, "v/0", "data");
+  g_clear_object (&f->store);
+
+  if (geteuid () == 0)
+    {
+      /* root may write anywhere: the permission case runs as nobody, in
+       * a child process */
+      int status = -1;
+      pid_t pid;
+
+      g_assert_cmpint (chmod (f->base, 0755), ==, 0);
+      pid = fork ();
+      g_assert_cmpint (pid, >=, 0);
+      if (pid == 0)
+        {
+          if (setgid (65534) < 0 || setuid (65534) < 0)
+            _exit (2);
+          check_create_fails (f->base, f->root, "parent not writable");
+          _exit (0);
+        }
+      g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+    }
+  else
+    {
+      g_assert_cmpint (chmod (f->base, 0555), ==, 0);
+      check_create_fails (f->base, f->root, "parent not writable");
+      g_assert_cmpint (chmod (f->base, 0755), ==, 0);
+    }
+
+  /* a file system out of inodes, then a read-only one */
+  g_assert_cmpint (g_mkdir (mnt, 0755), ==, 0);
+  if (mount ("tmpfs", mnt, "tmpfs", 0, "size=1m,nr_inodes=16") < 0)
+    {
+      g_test_skip ("no ENOSPC or EROFS case: cannot mount a small tmpfs here (not root?)");
+      return;
+    }
+  store = open_store (ds, NCZ_STORE_CREATE | NCZ_STORE_WRITE, &error);
+  g_assert_no_error (error);
+  store_put (store, ".zgroup", "{}");
+  store_put (store, "v/.zarray", "{}");
+  store_put (store, "v/0", "data");
+  g_assert_true (ncz_store_commit (store, NULL, &error));
+  g_assert_no_error (error);
+  g_object_unref (store);
+  for (;; n++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s/filler-%u", mnt, n);
+      int fd = open (name, O_WRONLY | O_CREAT | O_EXCL, 0644);
+
+      if (fd < 0)
+        {
+          g_assert_cmpint (errno, ==, ENOSPC);
+          break;
+        }
+      close (fd);
+    }
+  check_create_fails (mnt, ds, "no inode left");
+  g_assert_cmpint (mount (NULL, mnt, NULL, MS_REMOUNT | MS_RDONLY, NULL), ==, 0);
+  check_create_fails (mnt, ds, "read-only file system");
+  g_assert_cmpint (umount (mnt), ==, 0);
+}
+
+/* The same where the kernel has no openat2(): every component is
+ * opened without following links. */
+static void
+test_symlinks_walk (Fixture       *f,
+                    gconstpointer  data)
+{
+  ncz_file_store_set_use_openat2 (FALSE);
+  test_symlinks (f, data);
+  ncz_file_store_set_use_openat2 (TRUE);
 }
 
 #define N_WRITERS 6
@@ -703,6 +1055,8 @@ main (int argc, char **argv)
   ADD ("odd-entries", test_odd_entries);
   ADD ("absolute-keys", test_absolute_keys);
   ADD ("symlinks", test_symlinks);
+  ADD ("symlinks-walk", test_symlinks_walk);
+  ADD ("create-cannot-stage", test_create_cannot_stage);
   ADD ("concurrent-writes", test_concurrent_writes);
   g_test_add_func ("/storage/file/uninitialized", test_uninitialized);
   g_test_add_func ("/storage/file/plugin-entry", test_plugin_entry);

@@ -194,10 +194,16 @@ url_xarray (NczNczarrFormat *self)
   return self->url == NULL || ncz_url_use_xarray (self->url);
 }
 
+const char *
+nczarr_format_location (NczNczarrFormat *self)
+{
+  return self->url ? ncz_url_get_original (self->url) : "(store)";
+}
+
 static const char *
 location (NczNczarrFormat *self)
 {
-  return self->url ? ncz_url_get_original (self->url) : "(store)";
+  return nczarr_format_location (self);
 }
 
 /* The layout to write when the URL does not ask for one. */

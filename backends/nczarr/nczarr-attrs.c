@@ -233,46 +233,99 @@ infer_attribute (const char *name, const NczJson *value, GError **error)
     }
 }
 
+/* Values of a numeric type as the types map gives it: a scalar or an
+ * array of scalars, each a value of @type. */
+static NczAttribute *
+typed_numeric_attribute (const char *name, const NczJson *value, NczType type,
+                         const char *dtype, GError **error)
+{
+  gsize tsize = ncz_type_get_size (type);
+  gboolean is_array = ncz_json_get_kind (value) == NCZ_JSON_ARRAY;
+  gsize n = is_array ? ncz_json_array_get_length (value) : 1;
+  g_autofree guint8 *buf = g_malloc0 (MAX (n, 1) * tsize);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      const NczJson *e = is_array ? ncz_json_array_get (value, i) : value;
+      const char *why = nczarr_json_to_typed_value (e, type, buf + i * tsize);
+      if (why != NULL)
+        {
+          g_autofree char *t = ncz_json_to_string (e, FALSE);
+          if (is_array)
+            g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_METADATA,
+                         "element %" G_GSIZE_FORMAT " (%s) %s, but the type of the "
+                         "attribute is '%s'", i, t, why, dtype);
+          else
+            g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_METADATA,
+                         "the value %s %s, but the type of the attribute is '%s'",
+                         t, why, dtype);
+          return NULL;
+        }
+    }
+  return ncz_attribute_new_values (name, type, buf, n, error);
+}
+
 NczAttribute *
 nczarr_attr_from_json (const char *name, const NczJson *value,
                        const char *dtype, GError **error)
 {
   NczarrDtype dt;
+  NczJsonKind kind = ncz_json_get_kind (value);
 
-  if (dtype != NULL && nczarr_attr_dtype_parse (dtype, &dt) && !dt.is_json)
+  if (dtype == NULL)
+    return infer_attribute (name, value, error);
+  if (!nczarr_attr_dtype_parse (dtype, &dt))
     {
-      NczJsonKind kind = ncz_json_get_kind (value);
-      switch (dt.type)
-        {
-        case NCZ_TYPE_CHAR:
-          return text_attribute (name, value);
-        case NCZ_TYPE_STRING:
-          return strings_attribute (name, value);
-        case NCZ_TYPE_NONE:
-          break;
-        case NCZ_TYPE_BYTE:
-        case NCZ_TYPE_UBYTE:
-        case NCZ_TYPE_SHORT:
-        case NCZ_TYPE_USHORT:
-        case NCZ_TYPE_INT:
-        case NCZ_TYPE_UINT:
-        case NCZ_TYPE_INT64:
-        case NCZ_TYPE_UINT64:
-        case NCZ_TYPE_FLOAT:
-        case NCZ_TYPE_DOUBLE:
-        default:
-          if (kind == NCZ_JSON_NUMBER || kind == NCZ_JSON_BOOLEAN ||
-              kind == NCZ_JSON_STRING || kind == NCZ_JSON_ARRAY)
-            {
-              NczAttribute *a = numeric_attribute (name, value, dt.type, NULL);
-              if (a)
-                return a;
-            }
-          /* the value does not match its declared type: infer */
-          break;
-        }
+      g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_METADATA,
+                   "'%s' is not a known attribute type", dtype);
+      return NULL;
     }
-  return infer_attribute (name, value, error);
+  if (dt.is_json)
+    return infer_attribute (name, value, error);
+  switch (dt.type)
+    {
+    case NCZ_TYPE_CHAR:
+      /* any JSON value: the JSON convention stores text holding JSON as
+       * that value */
+      return text_attribute (name, value);
+    case NCZ_TYPE_STRING:
+      if (kind == NCZ_JSON_ARRAY)
+        for (gsize i = 0; i < ncz_json_array_get_length (value); i++)
+          if (ncz_json_get_kind (ncz_json_array_get (value, i)) != NCZ_JSON_STRING)
+            {
+              g_autofree char *t = ncz_json_to_string (ncz_json_array_get (value, i), FALSE);
+              g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_METADATA,
+                           "element %" G_GSIZE_FORMAT " (%s) is not a JSON string, but the "
+                           "type of the attribute is '%s'", i, t, dtype);
+              return NULL;
+            }
+      if (kind != NCZ_JSON_ARRAY && kind != NCZ_JSON_STRING)
+        {
+          g_autofree char *t = ncz_json_to_string (value, FALSE);
+          g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_METADATA,
+                       "the value %s is not a JSON string, but the type of the "
+                       "attribute is '%s'", t, dtype);
+          return NULL;
+        }
+      return strings_attribute (name, value);
+    case NCZ_TYPE_NONE:
+      break;
+    case NCZ_TYPE_BYTE:
+    case NCZ_TYPE_UBYTE:
+    case NCZ_TYPE_SHORT:
+    case NCZ_TYPE_USHORT:
+    case NCZ_TYPE_INT:
+    case NCZ_TYPE_UINT:
+    case NCZ_TYPE_INT64:
+    case NCZ_TYPE_UINT64:
+    case NCZ_TYPE_FLOAT:
+    case NCZ_TYPE_DOUBLE:
+    default:
+      return typed_numeric_attribute (name, value, dt.type, dtype, error);
+    }
+  g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_METADATA,
+               "'%s' is not a known attribute type", dtype);
+  return NULL;
 }
 
 static gboolean
@@ -306,17 +359,20 @@ nczarr_attr_to_json (NczAttribute *attr)
       gsize len = 0;
       g_autofree char *text = ncz_attribute_get_text (attr, &len);
       /* The JSON convention: text holding a JSON object, or an array with
-       * nested arrays/objects, is stored as that JSON value. Text that
-       * merely looks like a number or a flat array stays a string so that
-       * it reads back unchanged. */
-      if (len > 0 && memchr (text, '\0', len) == NULL &&
-          (text[0] == '{' || text[0] == '[' || g_ascii_isspace (text[0])))
+       * nested arrays/objects, is stored as that JSON value, but only when
+       * the reader's text of that value (ncz_json_to_string, see
+       * text_attribute) is the very text written: `{"a": 1}` is stored as
+       * an object, `{"a":1}` and `[[1, 2]]` stay strings. Text that merely
+       * looks like a number or a flat array stays a string too. */
+      if (len > 0 && memchr (text, '\0', len) == NULL && (text[0] == '{' || text[0] == '['))
         {
-          NczJson *parsed = ncz_json_parse (text, len, NULL);
+          g_autoptr(NczJson) parsed = ncz_json_parse (text, len, NULL);
           if (parsed && json_is_complex (parsed))
-            return parsed;
-          if (parsed)
-            ncz_json_unref (parsed);
+            {
+              g_autofree char *back = ncz_json_to_string (parsed, FALSE);
+              if (strlen (back) == len && memcmp (back, text, len) == 0)
+                return g_steal_pointer (&parsed);
+            }
         }
       return ncz_json_new_string (text, len);
     }

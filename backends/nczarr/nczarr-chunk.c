@@ -197,14 +197,20 @@ nczarr_chunk_read (NczNczarrFormat *self, NczVariable *variable,
 
   data = ncz_store_read (store, key, cancellable, error);
   if (data == NULL)
-    return NULL;
+    {
+      g_prefix_error (error, "%s: chunk '%s': ", nczarr_format_location (self), key);
+      return NULL;
+    }
 
   for (guint i = filters ? filters->len : 0; i-- > 0;)
     {
       GBytes *out = apply_filter (g_ptr_array_index (filters, i), variable, key, data,
                                   FALSE, error);
       if (out == NULL)
-        return NULL;
+        {
+          g_prefix_error (error, "%s: ", nczarr_format_location (self));
+          return NULL;
+        }
       g_bytes_unref (data);
       data = out;
     }
@@ -219,9 +225,9 @@ nczarr_chunk_read (NczNczarrFormat *self, NczVariable *variable,
     {
       g_autofree char *vname = ncz_variable_get_full_name (variable);
       g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK,
-                   "chunk '%s' of variable '%s' holds %" G_GSIZE_FORMAT
+                   "%s: chunk '%s' of variable '%s' holds %" G_GSIZE_FORMAT
                    " bytes after decoding, expected %" G_GSIZE_FORMAT,
-                   key, vname, len, expected);
+                   nczarr_format_location (self), key, vname, len, expected);
       return NULL;
     }
 
@@ -272,9 +278,9 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
     {
       g_autofree char *vname = ncz_variable_get_full_name (variable);
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
-                   "chunk '%s' of variable '%s': %" G_GSIZE_FORMAT
+                   "%s: chunk '%s' of variable '%s': %" G_GSIZE_FORMAT
                    " bytes given for a chunk of %" G_GUINT64_FORMAT " elements",
-                   key, vname, len, n_elements);
+                   nczarr_format_location (self), key, vname, len, n_elements);
       return FALSE;
     }
 
@@ -308,9 +314,17 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
       GBytes *enc = apply_filter (g_ptr_array_index (filters, i), variable, key, out,
                                   TRUE, error);
       if (enc == NULL)
-        return FALSE;
+        {
+          g_prefix_error (error, "%s: ", nczarr_format_location (self));
+          return FALSE;
+        }
       g_bytes_unref (out);
       out = enc;
     }
-  return ncz_store_write (store, key, out, cancellable, error);
+  if (!ncz_store_write (store, key, out, cancellable, error))
+    {
+      g_prefix_error (error, "%s: chunk '%s': ", nczarr_format_location (self), key);
+      return FALSE;
+    }
+  return TRUE;
 }

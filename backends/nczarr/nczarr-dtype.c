@@ -386,6 +386,55 @@ nczarr_json_to_value (const NczJson *node, NczType type, gpointer out)
     }
 }
 
+const char *
+nczarr_json_to_typed_value (const NczJson *node, NczType type, gpointer out)
+{
+  NczJsonKind kind = ncz_json_get_kind (node);
+
+  switch (type)
+    {
+    case NCZ_TYPE_BYTE:
+    case NCZ_TYPE_UBYTE:
+    case NCZ_TYPE_SHORT:
+    case NCZ_TYPE_USHORT:
+    case NCZ_TYPE_INT:
+    case NCZ_TYPE_UINT:
+    case NCZ_TYPE_INT64:
+    case NCZ_TYPE_UINT64:
+      if (kind != NCZ_JSON_NUMBER)
+        return "is not a JSON number";
+      if (!isfinite (ncz_json_get_double (node)) ||
+          (!ncz_json_number_is_integer (node) &&
+           ncz_json_get_double (node) != floor (ncz_json_get_double (node))))
+        return "is not an integer";
+      break;
+    case NCZ_TYPE_FLOAT:
+    case NCZ_TYPE_DOUBLE:
+      if (kind == NCZ_JSON_STRING)
+        {
+          double d;
+          gsize len = 0;
+          const char *s = ncz_json_get_string (node, &len);
+          if (strlen (s) != len || !parse_special_float (s, &d))
+            return "is a string other than \"NaN\", \"Infinity\" or \"-Infinity\"";
+        }
+      else if (kind != NCZ_JSON_NUMBER)
+        return "is not a JSON number";
+      break;
+    case NCZ_TYPE_CHAR:
+      if (kind != NCZ_JSON_STRING)
+        return "is not a JSON string";
+      break;
+    case NCZ_TYPE_NONE:
+    case NCZ_TYPE_STRING:
+    default:
+      return "is not a value of a numeric type";
+    }
+  if (!nczarr_json_to_value (node, type, out))
+    return type == NCZ_TYPE_CHAR ? "is not a single character" : "is out of the range of the type";
+  return NULL;
+}
+
 NczJson *
 nczarr_json_new_float (float value)
 {

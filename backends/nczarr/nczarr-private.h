@@ -52,6 +52,12 @@ char *nczarr_dtype_for (NczType type, NczEndianness endianness, guint string_wid
  * to @type, writing ncz_type_get_size(type) bytes in native order.
  * Returns FALSE if it is not representable. */
 gboolean nczarr_json_to_value (const NczJson *node, NczType type, gpointer out);
+/* The same under the Zarr rules for fill values and typed attributes:
+ * integers only from JSON numbers holding an integer in the type's range,
+ * floats from JSON numbers and the strings "NaN", "Infinity", "-Infinity",
+ * char from a string of at most one byte. Returns NULL on success, else
+ * why the value does not fit ("is not a JSON number", ...). */
+const char *nczarr_json_to_typed_value (const NczJson *node, NczType type, gpointer out);
 /* JSON for one native value of a numeric or char type. */
 NczJson *nczarr_value_to_json (NczType type, gconstpointer value);
 /* Shortest text that reads back as the float @value (a JSON number node). */
@@ -61,7 +67,11 @@ NczJson *nczarr_json_new_float (float value);
 
 gboolean nczarr_attr_name_is_reserved (const char *name);
 /* Builds a model attribute from a JSON value and an optional types-map
- * dtype. Never fails for well-formed JSON: complex values become text. */
+ * dtype. Without a dtype (or with "|J0") the type is inferred and complex
+ * values become text; a char dtype takes any value (the JSON convention).
+ * A dtype that is not known, or a value that is not of the dtype (a
+ * string for ">i4", 300 for "<i1"), is an NCZ_BACKEND_ERROR_BAD_METADATA
+ * whose message names the value and the dtype. */
 NczAttribute *nczarr_attr_from_json (const char *name, const NczJson *value,
                                      const char *dtype, GError **error);
 /* JSON value of a model attribute (the JSON convention for char). */
@@ -91,6 +101,8 @@ char *nczarr_key_join (const char *prefix, const char *name);
 
 NczUrl *nczarr_format_peek_url (NczNczarrFormat *self);
 NczStore *nczarr_format_peek_store (NczNczarrFormat *self);
+/* The dataset's URL as given, for error messages ("(store)" without one). */
+const char *nczarr_format_location (NczNczarrFormat *self);
 
 typedef struct {
   NczNczarrFormat *format;

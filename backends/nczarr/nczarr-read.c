@@ -105,6 +105,26 @@ nczarr_member (const NczJson *obj, const char *lower)
   return ncz_json_object_get (obj, upper);
 }
 
+/* "key: \"<member>\"", naming the NCZarr member @lower (or its upper
+ * case form, whichever @obj has) of the object at @key in errors. */
+static char *
+member_name (const NczJson *obj, const char *lower)
+{
+  g_autofree char *upper = NULL;
+
+  if (obj == NULL || ncz_json_object_get (obj, lower) != NULL)
+    return g_strdup_printf ("\"%s\"", lower);
+  upper = g_ascii_strup (lower, -1);
+  return g_strdup_printf ("\"%s\"", upper);
+}
+
+static char *
+member_where (const NczJson *obj, const char *key, const char *lower)
+{
+  g_autofree char *name = member_name (obj, lower);
+  return g_strdup_printf ("%s: %s", key, name);
+}
+
 static gboolean
 name_is_valid_segment (const char *name)
 {
@@ -147,20 +167,76 @@ check_zarr_format (const NczJson *obj, const char *key, gboolean required,
   return TRUE;
 }
 
-/* The "types" map of an object's attributes, from _nczarr_attr in
- * .zattrs or, for V1, from the .nczattrs object. */
-static NczJson *
-read_types_map (NczarrReader *r, const char *prefix, const NczJson *zattrs,
-                GError **error)
+/* Checks a "types" map: an object whose entries are strings naming
+ * known attribute types. @key and @where (the JSON keys leading to the
+ * map) name it in errors. */
+static gboolean
+check_types_map (const NczJson *types, const char *key, const char *where, GError **error)
 {
-  NczJson *info = nczarr_member (zattrs, "_nczarr_attr");
+  gsize n;
 
-  if (info && ncz_json_get_kind (info) == NCZ_JSON_OBJECT)
+  if (ncz_json_get_kind (types) != NCZ_JSON_OBJECT)
     {
-      NczJson *types = ncz_json_object_get (info, "types");
-      if (types && ncz_json_get_kind (types) == NCZ_JSON_OBJECT)
-        return ncz_json_ref (types);
-      return NULL;
+      bad_metadata (error, key, "%s is a JSON %s, not an object", where,
+                    ncz_json_kind_name (ncz_json_get_kind (types)));
+      return FALSE;
+    }
+  n = ncz_json_object_get_size (types);
+  for (gsize i = 0; i < n; i++)
+    {
+      const char *name = ncz_json_object_get_key (types, i);
+      const NczJson *t = ncz_json_object_get_value (types, i);
+      NczarrDtype dt;
+
+      if (ncz_json_get_kind (t) != NCZ_JSON_STRING)
+        {
+          bad_metadata (error, key, "%s: the type of \"%s\" is a JSON %s, not a string",
+                        where, name, ncz_json_kind_name (ncz_json_get_kind (t)));
+          return FALSE;
+        }
+      if (!nczarr_attr_dtype_parse (ncz_json_get_string (t, NULL), &dt))
+        {
+          bad_metadata (error, key, "%s: the type of \"%s\", '%s', is not a known attribute type",
+                        where, name, ncz_json_get_string (t, NULL));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* The "types" map of an object's attributes, from _nczarr_attr in
+ * .zattrs or, for V1, from the .nczattrs object; NULL without an error
+ * if there is none. A map that is not well formed is an error. *@where
+ * is set to the object key and JSON key holding the map. */
+static NczJson *
+read_types_map (NczarrReader *r, const char *prefix, const char *zattrs_key,
+                const NczJson *zattrs, char **where, GError **error)
+{
+  const char *info_name = "_nczarr_attr";
+  NczJson *info = zattrs ? ncz_json_object_get (zattrs, info_name) : NULL;
+
+  if (info == NULL && zattrs)
+    info = ncz_json_object_get (zattrs, info_name = "_NCZARR_ATTR");
+  if (info)
+    {
+      g_autofree char *w = g_strdup_printf ("\"%s\"", info_name);
+      NczJson *types;
+
+      if (ncz_json_get_kind (info) != NCZ_JSON_OBJECT)
+        {
+          bad_metadata (error, zattrs_key, "%s is a JSON %s, not an object", w,
+                        ncz_json_kind_name (ncz_json_get_kind (info)));
+          return NULL;
+        }
+      types = ncz_json_object_get (info, "types");
+      if (types == NULL)
+        return NULL;
+      g_free (w);
+      w = g_strdup_printf ("\"%s\": \"types\"", info_name);
+      if (!check_types_map (types, zattrs_key, w, error))
+        return NULL;
+      *where = g_strdup_printf ("%s: %s", zattrs_key, w);
+      return ncz_json_ref (types);
     }
   if (r->layout == NCZARR_LAYOUT_V1)
     {
@@ -170,21 +246,44 @@ read_types_map (NczarrReader *r, const char *prefix, const NczJson *zattrs,
           g_autofree char *key = nczarr_key_join (prefix, names[i]);
           g_autoptr(GError) local = NULL;
           g_autoptr(NczJson) obj = read_json (r, key, &local);
+          NczJson *types;
           if (local)
             {
               g_propagate_error (error, g_steal_pointer (&local));
               return NULL;
             }
-          if (obj)
-            {
-              NczJson *types = ncz_json_object_get (obj, "types");
-              if (types && ncz_json_get_kind (types) == NCZ_JSON_OBJECT)
-                return ncz_json_ref (types);
-              return NULL;
-            }
+          if (obj == NULL)
+            continue;
+          types = ncz_json_object_get (obj, "types");
+          if (types == NULL)
+            return NULL;
+          if (!check_types_map (types, key, "\"types\"", error))
+            return NULL;
+          *where = g_strdup_printf ("%s: \"types\"", key);
+          return ncz_json_ref (types);
         }
     }
   return NULL;
+}
+
+/* The types map of an object (see read_types_map). Read as plain Zarr, a
+ * map that is not well formed is not used; otherwise it is an error. */
+static gboolean
+get_types_map (NczarrReader *r, const char *prefix, const char *zattrs_key,
+               const NczJson *zattrs, NczJson **types, char **where, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+
+  *types = read_types_map (r, prefix, zattrs_key, zattrs, where, &local);
+  if (local == NULL)
+    return TRUE;
+  if (r->pure)
+    {
+      g_debug ("ignoring the types map: %s", local->message);
+      return TRUE;
+    }
+  g_propagate_error (error, g_steal_pointer (&local));
+  return FALSE;
 }
 
 static const char *
@@ -201,20 +300,21 @@ types_lookup (const NczJson *types, const char *name)
 
 typedef gboolean (*SetAttributeFunc) (gpointer object, NczAttribute *attr, GError **error);
 
-static void
+static gboolean
 load_attributes (NczarrReader *r, const char *zattrs_key, const NczJson *zattrs,
-                 const NczJson *types, gpointer object, SetAttributeFunc set,
-                 gboolean is_variable)
+                 const NczJson *types, const char *types_where, gpointer object,
+                 SetAttributeFunc set, gboolean is_variable, GError **error)
 {
   gsize n;
 
   if (zattrs == NULL)
-    return;
+    return TRUE;
   n = ncz_json_object_get_size (zattrs);
   for (gsize i = 0; i < n; i++)
     {
       const char *name = ncz_json_object_get_key (zattrs, i);
       const NczJson *value = ncz_json_object_get_value (zattrs, i);
+      const char *dtype;
       g_autoptr(NczAttribute) attr = NULL;
       g_autoptr(GError) local = NULL;
 
@@ -228,9 +328,18 @@ load_attributes (NczarrReader *r, const char *zattrs_key, const NczJson *zattrs,
         }
       if (is_variable && g_str_equal (name, "_FillValue"))
         continue;
-      attr = nczarr_attr_from_json (name, value, types_lookup (types, name), &local);
+      dtype = types_lookup (types, name);
+      attr = nczarr_attr_from_json (name, value, dtype, &local);
       if (attr == NULL)
         {
+          if (dtype != NULL && g_error_matches (local, NCZ_BACKEND_ERROR,
+                                                NCZ_BACKEND_ERROR_BAD_METADATA))
+            {
+              /* the value contradicts its type: never reinterpret it */
+              bad_metadata (error, zattrs_key, "\"%s\": %s (%s)", name, local->message,
+                            types_where ? types_where : "types map");
+              return FALSE;
+            }
           g_debug ("%s: skipping attribute \"%s\": %s", zattrs_key, name,
                    local ? local->message : "cannot be converted");
           continue;
@@ -241,6 +350,7 @@ load_attributes (NczarrReader *r, const char *zattrs_key, const NczJson *zattrs,
           continue;
         }
     }
+  return TRUE;
 }
 
 static gboolean
@@ -259,7 +369,7 @@ set_variable_attribute (gpointer object, NczAttribute *attr, GError **error)
 
 static gboolean
 parse_dims (NczarrReader *r, NczGroup *group, const char *info_key,
-            const NczJson *dims, GError **error)
+            const char *dims_key, const NczJson *dims, GError **error)
 {
   gsize n;
 
@@ -267,7 +377,8 @@ parse_dims (NczarrReader *r, NczGroup *group, const char *info_key,
     return TRUE;
   if (ncz_json_get_kind (dims) != NCZ_JSON_OBJECT)
     {
-      bad_metadata (error, info_key, "the dimensions (\"dims\") are not a JSON object");
+      bad_metadata (error, info_key, "\"%s\" is a JSON %s, not an object", dims_key,
+                    ncz_json_kind_name (ncz_json_get_kind (dims)));
       return FALSE;
     }
   n = ncz_json_object_get_size (dims);
@@ -287,7 +398,7 @@ parse_dims (NczarrReader *r, NczGroup *group, const char *info_key,
               !ncz_json_get_uint64 (size, &len))
             {
               bad_metadata (error, info_key,
-                            "dimension \"%s\": \"size\" is not a non-negative integer", name);
+                            "\"%s\": dimension \"%s\": \"size\" is not a non-negative integer", dims_key, name);
               return FALSE;
             }
           if (unlim)
@@ -300,7 +411,7 @@ parse_dims (NczarrReader *r, NczGroup *group, const char *info_key,
               else
                 {
                   bad_metadata (error, info_key,
-                                "dimension \"%s\": \"unlimited\" is not 0 or 1", name);
+                                "\"%s\": dimension \"%s\": \"unlimited\" is not 0 or 1", dims_key, name);
                   return FALSE;
                 }
             }
@@ -308,18 +419,19 @@ parse_dims (NczarrReader *r, NczGroup *group, const char *info_key,
       else if (ncz_json_get_kind (v) != NCZ_JSON_NUMBER || !ncz_json_get_uint64 (v, &len))
         {
           bad_metadata (error, info_key,
-                        "the length of dimension \"%s\" is not a non-negative integer", name);
+                        "\"%s\": the length of dimension \"%s\" is not a non-negative integer",
+                        dims_key, name);
           return FALSE;
         }
       if (len > NCZARR_MAX_ELEMENTS)
         {
-          bad_metadata (error, info_key, "dimension \"%s\" is too long (%" G_GUINT64_FORMAT ")",
-                        name, len);
+          bad_metadata (error, info_key, "\"%s\": dimension \"%s\" is too long (%" G_GUINT64_FORMAT ")",
+                        dims_key, name, len);
           return FALSE;
         }
       if (ncz_group_add_dimension (group, name, len, unlimited, &local) == NULL)
         {
-          bad_metadata (error, info_key, "dimension \"%s\": %s", name, local->message);
+          bad_metadata (error, info_key, "\"%s\": dimension \"%s\": %s", dims_key, name, local->message);
           return FALSE;
         }
     }
@@ -328,7 +440,8 @@ parse_dims (NczarrReader *r, NczGroup *group, const char *info_key,
 
 /* Root-group dimension for an unnamed axis of length @len. */
 static NczDimension *
-anonymous_dim (NczarrReader *r, guint64 len, const char *akey, GError **error)
+anonymous_dim (NczarrReader *r, guint64 len, const char *akey, const char *zarray_key,
+               GError **error)
 {
   NczGroup *root = ncz_dataset_get_root_group (r->dataset);
   g_autofree char *name = g_strdup_printf ("%s%" G_GUINT64_FORMAT, r->anon_prefix, len);
@@ -340,8 +453,8 @@ anonymous_dim (NczarrReader *r, guint64 len, const char *akey, GError **error)
       if (ncz_dimension_get_length (d) != len)
         {
           const char *other = g_hash_table_lookup (r->dim_owner, d);
-          bad_metadata (error, akey,
-                        "dimension \"%s\" of length %" G_GUINT64_FORMAT
+          bad_metadata (error, zarray_key,
+                        "\"shape\": dimension \"%s\" of length %" G_GUINT64_FORMAT
                         " conflicts with the length %" G_GUINT64_FORMAT " given by \"%s\"",
                         name, len, ncz_dimension_get_length (d), other ? other : "?");
           return NULL;
@@ -351,7 +464,7 @@ anonymous_dim (NczarrReader *r, guint64 len, const char *akey, GError **error)
   d = ncz_group_add_dimension (root, name, len, FALSE, &local);
   if (d == NULL)
     {
-      bad_metadata (error, akey, "%s", local->message);
+      bad_metadata (error, zarray_key, "\"shape\": %s", local->message);
       return NULL;
     }
   g_hash_table_insert (r->dim_owner, d, g_strdup (akey));
@@ -558,52 +671,96 @@ is_default_fill (NczType type, GBytes *fill, gboolean netcdf_written)
   return FALSE;
 }
 
-/* The fill value of a char or string array: Zarr stores "S" fill values
- * base64-encoded; netcdf-c writes the character itself. */
 static gboolean
+is_base64 (const char *s, gsize len)
+{
+  gsize pad = 0;
+
+  if (len == 0 || len % 4 != 0)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = s[i];
+      if (c == '=')
+        pad++;
+      else if (pad > 0 || !(g_ascii_isalnum (c) || c == '+' || c == '/'))
+        return FALSE;
+    }
+  return pad <= 2;
+}
+
+/* The fill value of a char array: Zarr stores "S" fill values
+ * base64-encoded; netcdf-c writes the character itself ("" for NUL).
+ * Returns NULL or why @node is not a char fill value. */
+static const char *
 char_fill (const NczJson *node, guint8 *out)
 {
   gsize len = 0;
   const char *s;
 
   if (ncz_json_get_kind (node) != NCZ_JSON_STRING)
-    return nczarr_json_to_value (node, NCZ_TYPE_CHAR, out);
+    return "is not a JSON string";
   s = ncz_json_get_string (node, &len);
   if (len <= 1)
     {
       *out = len ? (guint8) s[0] : 0;
-      return TRUE;
+      return NULL;
     }
-  if (len % 4 == 0)
+  if (is_base64 (s, len))
     {
       gsize dlen = 0;
       g_autofree guchar *dec = g_base64_decode (s, &dlen);
-      if (dec && dlen >= 1)
+      if (dec && dlen == 1)
         {
           *out = dec[0];
-          return TRUE;
-        }
-      if (dec && dlen == 0)
-        {
-          *out = 0;
-          return TRUE;
+          return NULL;
         }
     }
-  *out = (guint8) s[0];
-  return TRUE;
+  return "is neither one character nor the base64 encoding of one byte";
+}
+
+/* Reads @node, the fill value of an array of @type, into @buf; NULL or
+ * why it is not a value of the type. */
+static const char *
+fill_from_json (const NczJson *node, NczType type, guint8 *buf)
+{
+  if (type == NCZ_TYPE_CHAR)
+    return char_fill (node, buf);
+  return nczarr_json_to_typed_value (node, type, buf);
 }
 
 static gboolean
-apply_fill (NczarrReader *r, NczVariable *var, const char *akey, NczType type,
-            const NczJson *zarray, const NczJson *zattrs, const NczJson *types,
-            GError **error)
+apply_fill (NczarrReader *r, NczVariable *var, const char *akey, const char *dtype,
+            NczType type, const NczJson *zarray, const NczJson *zattrs,
+            const NczJson *types, GError **error)
 {
   const NczJson *fill_json = ncz_json_object_get (zarray, "fill_value");
   const NczJson *attr_fill = zattrs ? ncz_json_object_get (zattrs, "_FillValue") : NULL;
+  g_autofree char *zarray_key = nczarr_key_join (akey, ".zarray");
+  g_autofree char *zattrs_key = nczarr_key_join (akey, ".zattrs");
   gsize tsize = ncz_type_get_size (type);
   guint8 buf[16] = { 0 };
+  guint8 abuf[16] = { 0 };
   g_autoptr(GError) local = NULL;
   gboolean no_fill = fill_json != NULL && ncz_json_get_kind (fill_json) == NCZ_JSON_NULL;
+
+  /* "fill_value" must be a value of the dtype (Zarr v2), whatever
+   * _FillValue says */
+  if (fill_json && !no_fill)
+    {
+      const char *why;
+      if (type == NCZ_TYPE_STRING)
+        why = ncz_json_get_kind (fill_json) == NCZ_JSON_STRING ? NULL : "is not a JSON string";
+      else
+        why = fill_from_json (fill_json, type, buf);
+      if (why != NULL)
+        {
+          g_autofree char *t = ncz_json_to_string (fill_json, FALSE);
+          bad_metadata (error, zarray_key, "\"fill_value\" %s %s, but \"dtype\" is '%s'",
+                        t, why, dtype);
+          return FALSE;
+        }
+    }
 
   if (type == NCZ_TYPE_STRING)
     {
@@ -618,42 +775,26 @@ apply_fill (NczarrReader *r, NczVariable *var, const char *akey, NczType type,
     }
   else if (attr_fill)
     {
-      gboolean ok = type == NCZ_TYPE_CHAR ? char_fill (attr_fill, buf)
-                                           : nczarr_json_to_value (attr_fill, type, buf);
-      if (ok && ncz_json_get_kind (attr_fill) == NCZ_JSON_ARRAY)
-        ok = FALSE;
-      if (ok)
-        {
-          g_autoptr(GBytes) b = g_bytes_new (buf, tsize);
-          if (!ncz_variable_set_fill_value (var, b, &local))
-            {
-              g_propagate_prefixed_error (error, g_steal_pointer (&local),
-                                          "%s/.zattrs: \"_FillValue\": ", akey);
-              return FALSE;
-            }
-        }
-      else
+      const char *why = fill_from_json (attr_fill, type, abuf);
+      g_autoptr(GBytes) b = NULL;
+
+      if (why != NULL)
         {
           g_autofree char *t = ncz_json_to_string (attr_fill, FALSE);
-          bad_metadata (error, akey, "\"_FillValue\" %s cannot be converted to %s", t,
-                        ncz_type_get_name (type));
+          bad_metadata (error, zattrs_key, "\"_FillValue\" %s %s, but the \"dtype\" of the "
+                        "array is '%s'", t, why, dtype);
+          return FALSE;
+        }
+      b = g_bytes_new (abuf, tsize);
+      if (!ncz_variable_set_fill_value (var, b, &local))
+        {
+          bad_metadata (error, zattrs_key, "\"_FillValue\": %s", local->message);
           return FALSE;
         }
     }
   else if (fill_json && !no_fill)
     {
-      gboolean ok = type == NCZ_TYPE_CHAR ? char_fill (fill_json, buf)
-                                           : nczarr_json_to_value (fill_json, type, buf);
-      g_autoptr(GBytes) b = NULL;
-      if (!ok)
-        {
-          g_autofree char *t = ncz_json_to_string (fill_json, FALSE);
-          g_autofree char *k = g_strconcat (akey, "/.zarray", NULL);
-          bad_metadata (error, k, "\"fill_value\" %s cannot be converted to %s", t,
-                        ncz_type_get_name (type));
-          return FALSE;
-        }
-      b = g_bytes_new (buf, tsize);
+      g_autoptr(GBytes) b = g_bytes_new (buf, tsize);
       /* A fill_value without a _FillValue attribute fills unwritten
        * elements but is not an attribute of the variable (netcdf-c shows
        * none either). */
@@ -662,7 +803,7 @@ apply_fill (NczarrReader *r, NczVariable *var, const char *akey, NczType type,
     }
   if (no_fill && !ncz_variable_set_no_fill (var, TRUE, &local))
     {
-      g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", akey);
+      bad_metadata (error, zarray_key, "\"fill_value\" null: %s", local->message);
       return FALSE;
     }
   return TRUE;
@@ -691,7 +832,8 @@ keep_fill_value_place (NczVariable *var, const NczJson *zattrs)
 
 static gboolean
 read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
-               const char *name, const char *listed_in, GError **error)
+               const char *name, const char *listed_in, const char *listed_under,
+               GError **error)
 {
   g_autofree char *akey = nczarr_key_join (gkey, name);
   g_autofree char *zarray_key = nczarr_key_join (akey, ".zarray");
@@ -699,6 +841,8 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
   g_autoptr(NczJson) zarray = NULL;
   g_autoptr(NczJson) zattrs = NULL;
   g_autoptr(NczJson) types = NULL;
+  g_autofree char *types_where = NULL;
+  g_autofree char *info_where = NULL;
   g_autoptr(NczJson) v1info = NULL;
   g_autoptr(GArray) shape = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autoptr(GArray) chunks = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -721,7 +865,12 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
     {
       if (error && *error)
         return FALSE;
-      bad_metadata (error, zarray_key, "array \"%s\" listed in %s does not exist", name, listed_in);
+      if (listed_under)
+        bad_metadata (error, zarray_key, "array \"%s\" listed in %s does not exist (%s)",
+                      name, listed_in, listed_under);
+      else
+        bad_metadata (error, zarray_key, "array \"%s\" listed in %s does not exist",
+                      name, listed_in);
       return FALSE;
     }
   zattrs = read_json (r, zattrs_key, error);
@@ -830,30 +979,32 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
   if (!r->pure)
     {
       info = nczarr_member (zarray, "_nczarr_array");
+      info_where = member_where (zarray, zarray_key, "_nczarr_array");
       if (info == NULL)
-        info = nczarr_member (zattrs, "_nczarr_array");
+        {
+          info = nczarr_member (zattrs, "_nczarr_array");
+          g_free (info_where);
+          info_where = member_where (zattrs, zattrs_key, "_nczarr_array");
+        }
       if (info == NULL && r->layout == NCZARR_LAYOUT_V1)
         {
-          g_autofree char *k = nczarr_key_join (akey, ".nczarray");
-          v1info = read_json (r, k, error);
+          g_free (info_where);
+          info_where = nczarr_key_join (akey, ".nczarray");
+          v1info = read_json (r, info_where, error);
           if (v1info == NULL && error && *error)
             return FALSE;
           info = v1info;
         }
       if (info && ncz_json_get_kind (info) != NCZ_JSON_OBJECT)
         {
-          bad_metadata (error, zarray_key, "\"_nczarr_array\" is not a JSON object");
+          bad_metadata (error, info_where, "is a JSON %s, not an object",
+                        ncz_json_kind_name (ncz_json_get_kind (info)));
           return FALSE;
         }
-      types = read_types_map (r, akey, zattrs, error);
-      if (types == NULL && error && *error)
-        return FALSE;
     }
-  else
-    {
-      /* plain Zarr: a types map left by NCZarr still types the attributes */
-      types = read_types_map (r, akey, zattrs, NULL);
-    }
+  /* plain Zarr too: a types map left by NCZarr still types the attributes */
+  if (!get_types_map (r, akey, zattrs_key, zattrs, &types, &types_where, error))
+    return FALSE;
 
   if (shape->len == 0)
     zero_dim = TRUE;
@@ -883,7 +1034,7 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
         }
       if (refs != NULL && ncz_json_get_kind (refs) != NCZ_JSON_ARRAY)
         {
-          bad_metadata (error, zarray_key, "\"%s\" is not a JSON array", refs_key);
+          bad_metadata (error, info_where, "\"%s\" is not a JSON array", refs_key);
           return FALSE;
         }
       nrefs = refs ? ncz_json_array_get_length (refs) : 0;
@@ -893,15 +1044,16 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
         {
           if (shape->len != 1 || g_array_index (shape, guint64, 0) != 1)
             {
-              bad_metadata (error, zarray_key, "a scalar must have \"shape\" [1]");
+              bad_metadata (error, zarray_key, "\"shape\" must be [1] for a scalar (%s)",
+                            info_where);
               return FALSE;
             }
         }
       else if (nrefs != shape->len)
         {
-          bad_metadata (error, zarray_key,
-                        "\"%s\" names %" G_GSIZE_FORMAT " dimensions but \"shape\" has %u",
-                        refs_key, nrefs, shape->len);
+          bad_metadata (error, info_where,
+                        "\"%s\" names %" G_GSIZE_FORMAT " dimensions but \"shape\" in %s has %u",
+                        refs_key, nrefs, zarray_key, shape->len);
           return FALSE;
         }
       else
@@ -916,7 +1068,7 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
 
               if (ncz_json_get_kind (ref) != NCZ_JSON_STRING)
                 {
-                  bad_metadata (error, zarray_key, "\"%s\"[%" G_GSIZE_FORMAT "] is not a string",
+                  bad_metadata (error, info_where, "\"%s\"[%" G_GSIZE_FORMAT "] is not a string",
                                 refs_key, i);
                   return FALSE;
                 }
@@ -925,7 +1077,7 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
                                 : ncz_group_lookup_dimension (group, fqn);
               if (d == NULL)
                 {
-                  bad_metadata (error, zarray_key, "\"%s\"[%" G_GSIZE_FORMAT
+                  bad_metadata (error, info_where, "\"%s\"[%" G_GSIZE_FORMAT
                                 "]: dimension \"%s\" is not defined", refs_key, i, fqn);
                   return FALSE;
                 }
@@ -965,7 +1117,7 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
               d = xarray_dim (r, group, ncz_json_get_string (ncz_json_array_get (xdims, i), NULL),
                               len, akey, error);
             else
-              d = anonymous_dim (r, len, akey, error);
+              d = anonymous_dim (r, len, akey, zarray_key, error);
             if (d == NULL)
               return FALSE;
             g_ptr_array_add (dims, d);
@@ -999,8 +1151,10 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
       bad_metadata (error, zarray_key, "\"dtype\": %s", local->message);
       return FALSE;
     }
-  load_attributes (r, zattrs_key, zattrs, types, var, set_variable_attribute, TRUE);
-  if (!apply_fill (r, var, akey, dt.type, zarray, zattrs, types, error))
+  if (!load_attributes (r, zattrs_key, zattrs, types, types_where, var,
+                        set_variable_attribute, TRUE, error))
+    return FALSE;
+  if (!apply_fill (r, var, akey, dtype, dt.type, zarray, zattrs, types, error))
     return FALSE;
   keep_fill_value_place (var, zattrs);
   /* the stored width wins over the attributes' */
@@ -1116,7 +1270,10 @@ read_group (NczarrReader *r, NczGroup *group, const char *gkey,
   g_autofree char *zgroup_key = nczarr_key_join (gkey, ".zgroup");
   g_autofree char *zattrs_key = nczarr_key_join (gkey, ".zattrs");
   g_autofree char *info_key = NULL;
+  g_autofree char *info_where = NULL;
+  g_autofree char *info_member = NULL;
   g_autoptr(NczJson) types = NULL;
+  g_autofree char *types_where = NULL;
   g_autoptr(NczJson) v1info = NULL;
   g_autoptr(GPtrArray) vars = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func (g_free);
@@ -1128,49 +1285,56 @@ read_group (NczarrReader *r, NczGroup *group, const char *gkey,
 
   if (!r->pure)
     {
-      types = read_types_map (r, gkey, zattrs, error);
-      if (types == NULL && error && *error)
-        return FALSE;
       info = nczarr_member (zgroup, "_nczarr_group");
       info_key = g_strdup (zgroup_key);
+      info_member = member_name (zgroup, "_nczarr_group");
       if (info == NULL)
         {
           info = nczarr_member (zattrs, "_nczarr_group");
           g_free (info_key);
           info_key = g_strdup (zattrs_key);
+          g_free (info_member);
+          info_member = member_name (zattrs, "_nczarr_group");
         }
+      info_where = g_strdup_printf ("%s: %s", info_key, info_member);
       if (info == NULL && r->layout == NCZARR_LAYOUT_V1)
         {
           g_free (info_key);
           info_key = nczarr_key_join (gkey, ".nczgroup");
+          g_free (info_where);
+          info_where = g_strdup (info_key);
+          g_clear_pointer (&info_member, g_free);
           v1info = read_json (r, info_key, error);
           if (v1info == NULL && error && *error)
             return FALSE;
           info = v1info;
         }
     }
-  else
-    types = read_types_map (r, gkey, zattrs, NULL);
 
-  load_attributes (r, zattrs_key, zattrs, types, group, set_group_attribute, FALSE);
+  if (!get_types_map (r, gkey, zattrs_key, zattrs, &types, &types_where, error) ||
+      !load_attributes (r, zattrs_key, zattrs, types, types_where, group,
+                        set_group_attribute, FALSE, error))
+    return FALSE;
 
   if (info)
     {
       gboolean has_vars = FALSE, has_groups = FALSE;
       const NczJson *dims;
+      const char *dims_key;
 
       if (ncz_json_get_kind (info) != NCZ_JSON_OBJECT)
         {
-          bad_metadata (error, info_key, "\"_nczarr_group\" is not a JSON object");
+          bad_metadata (error, info_where, "is a JSON %s, not an object",
+                        ncz_json_kind_name (ncz_json_get_kind (info)));
           return FALSE;
         }
-      dims = ncz_json_object_get (info, "dimensions");
+      dims = ncz_json_object_get (info, dims_key = "dimensions");
       if (dims == NULL)
-        dims = ncz_json_object_get (info, "dims");
-      if (!parse_dims (r, group, info_key, dims, error))
+        dims = ncz_json_object_get (info, dims_key = "dims");
+      if (!parse_dims (r, group, info_where, dims_key, dims, error))
         return FALSE;
-      if (!name_list (info, info_key, "arrays", "vars", vars, &has_vars, error) ||
-          !name_list (info, info_key, "groups", NULL, groups, &has_groups, error))
+      if (!name_list (info, info_where, "arrays", "vars", vars, &has_vars, error) ||
+          !name_list (info, info_where, "groups", NULL, groups, &has_groups, error))
         return FALSE;
       need_listing = !has_vars && !has_groups;
     }
@@ -1179,7 +1343,7 @@ read_group (NczarrReader *r, NczGroup *group, const char *gkey,
 
   for (guint i = 0; i < vars->len; i++)
     if (!read_variable (r, group, gkey, g_ptr_array_index (vars, i),
-                        info_key ? info_key : zgroup_key, error))
+                        info_key ? info_key : zgroup_key, info_member, error))
       return FALSE;
 
   for (guint i = 0; i < groups->len; i++)
@@ -1198,8 +1362,12 @@ read_group (NczarrReader *r, NczGroup *group, const char *gkey,
         {
           if (error && *error)
             return FALSE;
-          bad_metadata (error, cg_key, "group \"%s\" listed in %s does not exist", name,
-                        info_key ? info_key : zgroup_key);
+          if (info_member)
+            bad_metadata (error, cg_key, "group \"%s\" listed in %s does not exist (%s)", name,
+                          info_key, info_member);
+          else
+            bad_metadata (error, cg_key, "group \"%s\" listed in %s does not exist", name,
+                          info_key ? info_key : zgroup_key);
           return FALSE;
         }
       ca = read_json (r, ca_key, error);
@@ -1243,6 +1411,60 @@ has_zarr_children (NczarrReader *r, gboolean *found, GError **error)
           if (!key_exists (r, k, found, error))
             return FALSE;
         }
+    }
+  return TRUE;
+}
+
+/* The NCZarr superblock: an object whose "version" (4.9.3 also reads
+ * "nczarr_version") is one that netcdf-c writes: "2.0.0" (every 4.9.x
+ * and 4.10.x) or "3.0.0" (its NCZarr 3 code, which adds "format": 2 in
+ * Zarr v2 stores). Other versions may mean other metadata: refused. */
+static gboolean
+check_superblock (const NczJson *sb, const char *key, const char *name, GError **error)
+{
+  static const char *const known[] = { "2.0.0", "3.0.0", NULL };
+  const NczJson *version, *format;
+  const char *vkey = "version";
+  const char *v;
+  gint64 f = 0;
+
+  if (ncz_json_get_kind (sb) != NCZ_JSON_OBJECT)
+    {
+      bad_metadata (error, key, "\"%s\" is a JSON %s, not an object", name,
+                    ncz_json_kind_name (ncz_json_get_kind (sb)));
+      return FALSE;
+    }
+  version = ncz_json_object_get (sb, vkey);
+  if (version == NULL)
+    version = ncz_json_object_get (sb, vkey = "nczarr_version");
+  if (version == NULL)
+    {
+      bad_metadata (error, key, "\"%s\" has no \"version\"", name);
+      return FALSE;
+    }
+  if (ncz_json_get_kind (version) != NCZ_JSON_STRING)
+    {
+      bad_metadata (error, key, "\"%s\": \"%s\" is a JSON %s, not a string", name, vkey,
+                    ncz_json_kind_name (ncz_json_get_kind (version)));
+      return FALSE;
+    }
+  v = ncz_json_get_string (version, NULL);
+  if (!g_strv_contains (known, v))
+    {
+      g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED,
+                   "%s: \"%s\": \"%s\": NCZarr version '%s' is not supported "
+                   "(known versions: 2.0.0, 3.0.0)", key, name, vkey, v);
+      return FALSE;
+    }
+  format = ncz_json_object_get (sb, "format");
+  if (format != NULL &&
+      (ncz_json_get_kind (format) != NCZ_JSON_NUMBER || !ncz_json_get_int64 (format, &f) || f != 2))
+    {
+      g_autofree char *t = ncz_json_to_string (format, FALSE);
+      g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED,
+                   "%s: \"%s\": \"format\": NCZarr format %s is not supported in a "
+                   "Zarr version 2 store (known: 2)", key, name, t);
+      return FALSE;
     }
   return TRUE;
 }
@@ -1311,6 +1533,18 @@ nczarr_read_dataset (NczarrReader *r, GError **error)
         }
       if (r->layout == NCZARR_LAYOUT_PURE)
         r->pure = TRUE;
+      else if (r->layout == NCZARR_LAYOUT_ATTRIBUTES &&
+               !check_superblock (ncz_json_object_get (zattrs, "_nczarr_superblock"),
+                                  ".zattrs", "_nczarr_superblock", error))
+        return FALSE;
+      else if (r->layout == NCZARR_LAYOUT_KEYS &&
+               !check_superblock (ncz_json_object_get (zgroup, "_nczarr_superblock"),
+                                  ".zgroup", "_nczarr_superblock", error))
+        return FALSE;
+      else if (r->layout == NCZARR_LAYOUT_KEYS_UPPER &&
+               !check_superblock (ncz_json_object_get (zgroup, "_NCZARR_SUPERBLOCK"),
+                                  ".zgroup", "_NCZARR_SUPERBLOCK", error))
+        return FALSE;
     }
   r->netcdf_written = r->ncproperties != NULL || r->layout != NCZARR_LAYOUT_PURE;
 

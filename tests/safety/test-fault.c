@@ -500,9 +500,6 @@ typedef struct {
   GString *failures;
   guint n_failures;
   guint n_runs;
-  guint n_left_after_create;
-  GString *blocked;  /* failed creates that block the next one */
-  guint n_blocked;
 } Fixture;
 
 /* Puts what is at the path before the write. */
@@ -626,8 +623,8 @@ fixture_fail (Fixture *f, NczFaultKind kind, guint n, const char *op,
 }
 
 /* Whether what is at the path now is what was there before, byte for
- * byte, with nothing beside it. For a first-time create, something left
- * at the path must at least not block the next create. */
+ * byte, with nothing beside it; for a first-time create, nothing at all:
+ * a failed create leaves no trace that could block the next one. */
 static void
 check_unchanged (Fixture *f, NczFaultKind kind, guint n, const char *op)
 {
@@ -635,30 +632,6 @@ check_unchanged (Fixture *f, NczFaultKind kind, guint n, const char *op)
   g_autofree char *list = list_dir (f->base);
   g_autofree char *diff = snapshot_diff (f->before, now);
 
-  if (f->kind == WRITE_CREATE)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(NczDataset) ds = NULL;
-      g_autoptr(NczUrl) url = NULL;
-
-      if (g_strcmp0 (list, f->before_list) != 0 && g_strcmp0 (list, NAME) != 0)
-        fixture_fail (f, kind, n, op, "the parent directory holds '%s'", list);
-      if (diff == NULL)
-        return;
-      f->n_left_after_create++;
-      url = url_for (f->path);
-      ds = ncz_dataset_create (ncz_url_get_original (url), NCZ_CREATE_DEFAULT, NULL, &error);
-      if (ds == NULL || !build_rich (ncz_dataset_get_root_group (ds), &error) ||
-          !ncz_dataset_close (ds, NULL, &error))
-        {
-          f->n_blocked++;
-          if (f->n_blocked <= 6)
-            g_string_append_printf (f->blocked, "  %s at op %u (%s): left %s\n    and the "
-                                    "next create fails: %s\n", ncz_fault_kind_to_string (kind),
-                                    n, op ? op : "?", diff, error ? error->message : "?");
-        }
-      return;
-    }
   if (g_strcmp0 (list, f->before_list) != 0)
     fixture_fail (f, kind, n, op, "the parent directory holds '%s', not '%s'", list, f->before_list);
   if (diff != NULL)
@@ -782,7 +755,6 @@ run_fault_matrix (gconstpointer data)
   g_assert_no_error (error);
   f.path = g_build_filename (f.base, NAME, NULL);
   f.failures = g_string_new (NULL);
-  f.blocked = g_string_new (NULL);
   if (wk == WRITE_COPY_IN || wk == WRITE_COPY_OUT)
     {
       f.src_base = g_dir_make_tmp ("ncz-fault-src-XXXXXX", &error);
@@ -819,21 +791,9 @@ run_fault_matrix (gconstpointer data)
         run_one (&f, kinds[k], n);
     }
 
-  if (f.n_left_after_create > 0)
-    g_test_message ("%u failed first-time creates left a partial dataset at the path "
-                    "(the next create replaced it)", f.n_left_after_create);
   g_test_message ("%u runs, %u failed checks", f.n_runs, f.n_failures);
   if (f.n_failures > 0)
     g_test_fail_printf ("%u of the checks failed:\n%s", f.n_failures, f.failures->str);
-  else if (f.n_blocked > 0)
-    /* Known defect of the file store: a first-time create (nothing at
-     * the path) is not staged; the store writes at the path itself and
-     * its discard removes nothing, so a create that fails before the
-     * top-level .zattrs/.zgroup is written leaves a directory without a
-     * store marker, which the next create refuses to replace. */
-    g_test_incomplete_printf ("%u failed first-time creates left what blocks the next "
-                              "create (file store: a first create is not staged and its "
-                              "discard removes nothing):\n%s", f.n_blocked, f.blocked->str);
 
   remove_tree (f.path);
   g_assert_cmpint (g_rmdir (f.base), ==, 0);
@@ -852,7 +812,6 @@ run_fault_matrix (gconstpointer data)
   g_free (f.dump_before);
   g_free (f.dump_after);
   g_string_free (f.failures, TRUE);
-  g_string_free (f.blocked, TRUE);
 }
 
 static void

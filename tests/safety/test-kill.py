@@ -87,14 +87,16 @@ def describe(want, got):
             f"{len(differ)} differ {differ[:5]}")
 
 
-def age_stale_entries(parent, keep):
-    """Makes what a killed writer left look old, as it is when a later
-    writer comes: the file store removes an abandoned replacement only
-    once it is old enough not to belong to a writer that is just
-    starting."""
+def age_init_entries(parent):
+    """A writer killed in the microseconds between making its stage and
+    locking it leaves an empty ".NAME.ncz-init-*" directory, which the
+    file store removes only once it is a minute old (before that it may
+    be a writer that is just starting). Make such a leftover look as old
+    as it is when a later writer comes. Stages and old trees are removed
+    as soon as nobody holds their lock, whatever their age."""
     past = time.time() - 3600
     for name in os.listdir(parent):
-        if name != keep:
+        if ".ncz-init-" in name:
             os.utime(os.path.join(parent, name), (past, past), follow_symlinks=False)
 
 
@@ -162,7 +164,7 @@ def main():
 
         left = sorted(os.listdir(outdir))
         # a following replacement succeeds and leaves nothing beside it
-        age_stale_entries(outdir, "data.zarr")
+        age_init_entries(outdir)
         r = copy(old_src, out)
         after = sorted(os.listdir(outdir))
         ok(r.returncode == 0 and snapshot(out) == old and after == ["data.zarr"],

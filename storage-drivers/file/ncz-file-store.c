@@ -414,6 +414,12 @@ write_all (int           fd,
             continue;
           return FALSE;
         }
+      if (n == 0)
+        {
+          /* nothing written and no error: the device is full */
+          errno = ENOSPC;
+          return FALSE;
+        }
       data += n;
       size -= (gsize) n;
     }

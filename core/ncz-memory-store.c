@@ -96,7 +96,7 @@ ncz_memory_store_read (NczStore     *store,
   if (bytes == NULL)
     {
       g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND,
-                   "no object “%s” in the memory store", key);
+                   "no object '%s' in the memory store", key);
       return NULL;
     }
 
@@ -106,7 +106,7 @@ ncz_memory_store_read (NczStore     *store,
   if (offset > size)
     {
       g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
-                   "range beyond end: object “%s” is %" G_GSIZE_FORMAT
+                   "range beyond end: object '%s' is %" G_GSIZE_FORMAT
                    " bytes long, read asked from byte %" G_GUINT64_FORMAT,
                    key, size, offset);
       return NULL;
@@ -185,7 +185,7 @@ ncz_memory_store_get_length (NczStore     *store,
   if (bytes == NULL)
     {
       g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND,
-                   "no object “%s” in the memory store", key);
+                   "no object '%s' in the memory store", key);
       return FALSE;
     }
   return TRUE;

@@ -68,7 +68,7 @@ key_for_message (const char *key)
   escaped = g_strescape (head, NULL);
   if (len > NCZ_STORE_KEY_MESSAGE_MAX)
     {
-      char *t = g_strconcat (escaped, "…", NULL);
+      char *t = g_strconcat (escaped, "...", NULL);
       g_free (escaped);
       escaped = t;
     }
@@ -88,7 +88,7 @@ invalid_key (GError **error, const char *key, const char *format, ...)
   va_end (args);
 
   g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_INVALID_KEY,
-               "invalid object key “%s”: %s", shown, reason);
+               "invalid object key '%s': %s", shown, reason);
   return FALSE;
 }
 
@@ -140,7 +140,7 @@ ncz_store_key_is_valid (const char *key,
     }
 
   if (key[0] == '/')
-    return invalid_key (error, key, "keys are relative and must not start with “/”");
+    return invalid_key (error, key, "keys are relative and must not start with '/'");
 
   seg = key;
   for (;;)
@@ -149,10 +149,10 @@ ncz_store_key_is_valid (const char *key,
       gsize seglen = end ? (gsize) (end - seg) : strlen (seg);
 
       if (seglen == 0)
-        return invalid_key (error, key, end ? "empty path segment" : "trailing “/”");
+        return invalid_key (error, key, end ? "empty path segment" : "trailing '/'");
       if ((seglen == 1 && seg[0] == '.') ||
           (seglen == 2 && seg[0] == '.' && seg[1] == '.'))
-        return invalid_key (error, key, "“.” and “..” are not allowed as path segments");
+        return invalid_key (error, key, "'.' and '..' are not allowed as path segments");
       if (end == NULL)
         break;
       seg = end + 1;

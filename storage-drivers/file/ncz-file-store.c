@@ -355,7 +355,7 @@ check_writable (NczFileStore *self,
   if ((self->flags & (NCZ_STORE_WRITE | NCZ_STORE_CREATE)) != 0)
     return TRUE;
   g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_READ_ONLY,
-               "cannot change “%s”: store “%s” was opened read-only", key, self->root);
+               "cannot change '%s': store '%s' was opened read-only", key, self->root);
   return FALSE;
 }
 
@@ -463,7 +463,7 @@ ncz_file_store_read (NczStore     *store,
     {
       close (fd);
       g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND,
-                   "no object “%s” in store “%s”: it is %s", key, self->root,
+                   "no object '%s' in store '%s': it is %s", key, self->root,
                    S_ISDIR (st.st_mode) ? "a directory (a prefix of other keys)"
                                         : "not a regular file");
       return NULL;
@@ -474,7 +474,7 @@ ncz_file_store_read (NczStore     *store,
     {
       close (fd);
       g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
-                   "range beyond end: object “%s” in store “%s” is %" G_GUINT64_FORMAT
+                   "range beyond end: object '%s' in store '%s' is %" G_GUINT64_FORMAT
                    " bytes long, read asked from byte %" G_GUINT64_FORMAT,
                    key, self->root, size, offset);
       return NULL;
@@ -488,7 +488,7 @@ ncz_file_store_read (NczStore     *store,
     {
       close (fd);
       g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO,
-                   "cannot read “%s” in store “%s”: %" G_GUINT64_FORMAT
+                   "cannot read '%s' in store '%s': %" G_GUINT64_FORMAT
                    " bytes do not fit in memory", key, self->root, n);
       return NULL;
     }
@@ -513,7 +513,7 @@ ncz_file_store_read (NczStore     *store,
           ncz_buffer_release (buf, capacity);
           if (r == 0)
             g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO,
-                         "cannot read “%s” in store “%s”: the file was truncated "
+                         "cannot read '%s' in store '%s': the file was truncated "
                          "while being read", key, self->root);
           else
             set_key_error (self, error, errsv, "read", key);
@@ -744,7 +744,7 @@ remove_tree_at (NczFileStore *self,
   if (depth > MAX_TREE_DEPTH)
     {
       g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
-                   "cannot remove “%s” in store “%s”: directories nested deeper "
+                   "cannot remove '%s' in store '%s': directories nested deeper "
                    "than %d levels", key, self->root, MAX_TREE_DEPTH);
       return FALSE;
     }
@@ -839,7 +839,7 @@ ncz_file_store_remove (NczStore     *store,
           if (is_link)
             {
               g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_PERMISSION,
-                           "cannot remove “%s” in store “%s”: “%s” is a symbolic link",
+                           "cannot remove '%s' in store '%s': '%s' is a symbolic link",
                            key, self->root, segments[i]);
               return FALSE;
             }
@@ -915,7 +915,7 @@ ncz_file_store_get_length (NczStore     *store,
   if (!S_ISREG (st.st_mode))
     {
       g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND,
-                   "no object “%s” in store “%s”: it is %s", key, self->root,
+                   "no object '%s' in store '%s': it is %s", key, self->root,
                    S_ISDIR (st.st_mode) ? "a directory (a prefix of other keys)"
                                         : "not a regular file");
       return FALSE;

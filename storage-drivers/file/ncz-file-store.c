@@ -345,6 +345,26 @@ check_ready (NczFileStore *self,
   return FALSE;
 }
 
+/* A missing object is a missing object only while the tree read is still
+ * there. Readers lock it, so a writer never removes it under them; where
+ * the file system has no locks, a reader whose tree was removed fails
+ * instead of taking every object for missing (fill values where data
+ * was). */
+static gboolean
+check_tree_alive (NczFileStore *self,
+                  const char   *key,
+                  GError      **error)
+{
+  struct stat st;
+
+  if (fstat (self->root_fd, &st) < 0 || st.st_nlink > 0)
+    return TRUE;
+  g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO,
+               "cannot read '%s' in store '%s': the dataset was replaced and removed "
+               "while it was being read", key, self->root);
+  return FALSE;
+}
+
 static gboolean
 check_writable (NczFileStore *self,
                 const char   *key,
@@ -448,7 +468,11 @@ ncz_file_store_read (NczStore     *store,
   fd = open_beneath (self, key, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0);
   if (fd < 0)
     {
-      set_key_error (self, error, errno, "read", key);
+      int errsv = errno;
+
+      if (!check_tree_alive (self, key, error))
+        return NULL;
+      set_key_error (self, error, errsv, "read", key);
       return NULL;
     }
   if (fstat (fd, &st) < 0)
@@ -903,6 +927,8 @@ ncz_file_store_get_length (NczStore     *store,
 
       if (fd >= 0)
         close (fd);
+      if (errsv == ENOENT && !check_tree_alive (self, key, error))
+        return FALSE;
       set_key_error (self, error, errsv, "stat", key);
       return FALSE;
     }
@@ -952,7 +978,7 @@ ncz_file_store_list (NczStore     *store,
     {
       /* A missing prefix, or an object (which has no children). */
       if (errno == ENOENT || errno == ENOTDIR)
-        return g_new0 (char *, 1);
+        return check_tree_alive (self, prefix, error) ? g_new0 (char *, 1) : NULL;
       set_key_error (self, error, errno, "list", prefix);
       return NULL;
     }

@@ -908,6 +908,46 @@ test_create_cannot_stage (Fixture       *f,
   g_assert_cmpint (umount (mnt), ==, 0);
 }
 
+/* Where a file system has no locks, a writer may remove a tree that a
+ * reader still reads: the reader then fails, it never takes the objects
+ * for missing. */
+static void
+test_tree_removed (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(NczStore) reader = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  guint64 length;
+  char **names;
+
+  store_put (f->store, ".zgroup", "{}");
+  store_put (f->store, "v/0", "data");
+  store_put (f->store, "v/1", "more");
+  reader = open_store (f->root, NCZ_STORE_READ, &error);
+  g_assert_no_error (error);
+  store_assert_content (reader, "v/0", "data");
+
+  /* a missing object of a live tree is missing */
+  bytes = ncz_store_read (reader, "v/7", NULL, &error);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  rm_rf (f->root);
+  bytes = ncz_store_read (reader, "v/1", NULL, &error);
+  g_assert_null (bytes);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "v/1"));
+  g_assert_nonnull (strstr (error->message, "replaced"));
+  g_clear_error (&error);
+  g_assert_false (ncz_store_get_length (reader, "v/1", &length, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO);
+  g_clear_error (&error);
+  names = ncz_store_list (reader, "v", NULL, &error);
+  g_assert_null (names);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO);
+}
+
 /* The same where the kernel has no openat2(): every component is
  * opened without following links. */
 static void
@@ -1057,6 +1097,7 @@ main (int argc, char **argv)
   ADD ("symlinks", test_symlinks);
   ADD ("symlinks-walk", test_symlinks_walk);
   ADD ("create-cannot-stage", test_create_cannot_stage);
+  ADD ("tree-removed", test_tree_removed);
   ADD ("concurrent-writes", test_concurrent_writes);
   g_test_add_func ("/storage/file/uninitialized", test_uninitialized);
   g_test_add_func ("/storage/file/plugin-entry", test_plugin_entry);

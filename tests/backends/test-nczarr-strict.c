@@ -459,6 +459,33 @@ test_good_types (void)
   g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 7);
 }
 
+/* Read as plain Zarr (mode=zarr), a types map that is not well formed
+ * is not NCZarr metadata to obey: it is left unused. */
+static void
+test_pure_ignores_bad_types_map (void)
+{
+  g_autoptr(NczMemoryStore) store = ncz_memory_store_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = NULL;
+  NczAttribute *a;
+
+  nczt_put (store, ".zgroup", "{\"zarr_format\": 2}");
+  nczt_put (store, ".zattrs", "{\"n\": 5, \"_nczarr_attr\": {\"types\": {\"n\": \"<q9\"}}}");
+  ds = nczt_open_mem (store, "mode=zarr,file", NCZ_OPEN_READ, &error);
+  g_assert_no_error (error);
+  a = ncz_group_get_attribute (ncz_dataset_get_root_group (ds), "n");
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_INT);
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 5);
+  g_clear_object (&ds);
+
+  /* with a superblock the store is NCZarr: the same map is refused */
+  nczt_put (store, ".zgroup", "{\"zarr_format\": 2, \"_nczarr_superblock\": {\"version\": \"2.0.0\"}}");
+  ds = nczt_open_mem (store, "mode=nczarr,file", NCZ_OPEN_READ, &error);
+  g_assert_null (ds);
+  g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_METADATA);
+  g_assert_nonnull (strstr (error->message, "'<q9'"));
+}
+
 /* ---- JSON-looking char attributes ---- */
 
 static void
@@ -639,6 +666,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/nczarr-strict/types/bad-group", test_bad_types_group);
   g_test_add_func ("/nczarr-strict/types/good", test_good_types);
+  g_test_add_func ("/nczarr-strict/types/pure-ignores-bad-map", test_pure_ignores_bad_types_map);
   g_test_add_func ("/nczarr-strict/json-text-roundtrip", test_json_text_roundtrip);
   g_test_add_func ("/nczarr-strict/errors/chunk-url", test_chunk_errors_name_url);
   g_test_add_func ("/nczarr-strict/errors/json-key", test_metadata_errors_name_json_key);

@@ -32,6 +32,10 @@ struct _NczJson
     struct {
       GPtrArray *keys;           /* char* */
       GPtrArray *values;         /* NczJson */
+      /* key (in keys) -> its position + 1, once the object has
+       * OBJECT_INDEX_MIN members: lookups in large objects (many
+       * attributes, dimensions) take constant time */
+      GHashTable *index;
     } object;
   } u;
 };
@@ -70,6 +74,7 @@ ncz_json_unref (NczJson *node)
       g_ptr_array_unref (node->u.array);
       break;
     case NCZ_JSON_OBJECT:
+      g_clear_pointer (&node->u.object.index, g_hash_table_unref);
       g_ptr_array_unref (node->u.object.keys);
       g_ptr_array_unref (node->u.object.values);
       break;
@@ -247,9 +252,28 @@ ncz_json_object_get_value (const NczJson *node, gsize index)
   return g_ptr_array_index (node->u.object.values, index);
 }
 
+#define OBJECT_INDEX_MIN 16
+
+/* Builds the index of @node's keys when it is large enough, or drops it */
+static void
+object_reindex (NczJson *node)
+{
+  GPtrArray *keys = node->u.object.keys;
+
+  g_clear_pointer (&node->u.object.index, g_hash_table_unref);
+  if (keys->len < OBJECT_INDEX_MIN)
+    return;
+  node->u.object.index = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < keys->len; i++)
+    g_hash_table_insert (node->u.object.index, g_ptr_array_index (keys, i),
+                         GUINT_TO_POINTER (i + 1));
+}
+
 static gssize
 object_find (const NczJson *node, const char *key)
 {
+  if (node->u.object.index)
+    return (gssize) GPOINTER_TO_UINT (g_hash_table_lookup (node->u.object.index, key)) - 1;
   for (guint i = 0; i < node->u.object.keys->len; i++)
     if (strcmp (g_ptr_array_index (node->u.object.keys, i), key) == 0)
       return i;
@@ -391,6 +415,12 @@ ncz_json_object_set (NczJson *object, const char *key, NczJson *value)
     }
   g_ptr_array_add (object->u.object.keys, g_strdup (key));
   g_ptr_array_add (object->u.object.values, value);
+  if (object->u.object.index)
+    g_hash_table_insert (object->u.object.index,
+                         g_ptr_array_index (object->u.object.keys, object->u.object.keys->len - 1),
+                         GUINT_TO_POINTER (object->u.object.keys->len));
+  else if (object->u.object.keys->len == OBJECT_INDEX_MIN)
+    object_reindex (object);
 }
 
 gboolean
@@ -400,8 +430,10 @@ ncz_json_object_remove (NczJson *object, const char *key)
   gssize i = object_find (object, key);
   if (i < 0)
     return FALSE;
+  g_clear_pointer (&object->u.object.index, g_hash_table_unref);
   g_ptr_array_remove_index (object->u.object.keys, i);
   g_ptr_array_remove_index (object->u.object.values, i);
+  object_reindex (object);
   return TRUE;
 }
 

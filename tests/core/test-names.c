@@ -7,6 +7,7 @@
 
 #include <glib/gstdio.h>
 #include <ncz/ncz.h>
+#include "ncz-json-private.h"
 #include "test-format.h"
 
 /* "café" composed (NFC: U+00E9) and decomposed (NFD: e + U+0301) */
@@ -296,6 +297,59 @@ test_many (void)
   }
 }
 
+/* Large JSON objects (a .zattrs with many attributes) keep their member
+ * order through replacement and removal, and lookups stay right. */
+static void
+test_json_many (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczJson) o = ncz_json_new_object ();
+  g_autoptr(GString) text = g_string_new ("{");
+  g_autoptr(NczJson) parsed = NULL;
+  char key[32];
+  gint64 v = 0;
+
+  for (guint i = 0; i < MANY; i++)
+    {
+      g_snprintf (key, sizeof key, "k%u", MANY - 1 - i);
+      ncz_json_object_set (o, key, ncz_json_new_int64 (i));
+      g_string_append_printf (text, "%s\"%s\": %u", i ? ", " : "", key, i);
+    }
+  g_string_append (text, ", \"k5\": -1}");
+  /* replace in place, remove a few (the later ones move up) */
+  ncz_json_object_set (o, "k7", ncz_json_new_int64 (-7));
+  g_assert_true (ncz_json_object_remove (o, "k19999"));
+  g_assert_true (ncz_json_object_remove (o, "k100"));
+  g_assert_false (ncz_json_object_remove (o, "k100"));
+  g_assert_cmpuint (ncz_json_object_get_size (o), ==, MANY - 2);
+  for (guint i = 1; i < MANY; i++)
+    {
+      guint pos = i - 1 - (MANY - 1 - i < 100 ? 1 : 0);
+      g_snprintf (key, sizeof key, "k%u", MANY - 1 - i);
+      if (MANY - 1 - i == 100)
+        {
+          g_assert_null (ncz_json_object_get (o, key));
+          continue;
+        }
+      g_assert_cmpstr (ncz_json_object_get_key (o, pos), ==, key);
+      g_assert_true (ncz_json_get_int64 (ncz_json_object_get (o, key), &v));
+      g_assert_cmpint (v, ==, MANY - 1 - i == 7 ? -7 : (gint64) i);
+    }
+  ncz_json_object_set (o, "k19999", ncz_json_new_int64 (1));
+  g_assert_cmpstr (ncz_json_object_get_key (o, MANY - 2), ==, "k19999");
+  g_assert_nonnull (ncz_json_object_get (o, "k19999"));
+
+  /* a parsed object: a repeated key keeps its first place, last value */
+  parsed = ncz_json_parse (text->str, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ncz_json_object_get_size (parsed), ==, MANY);
+  g_assert_cmpstr (ncz_json_object_get_key (parsed, MANY - 1 - 5), ==, "k5");
+  g_assert_true (ncz_json_get_int64 (ncz_json_object_get (parsed, "k5"), &v));
+  g_assert_cmpint (v, ==, -1);
+  g_assert_true (ncz_json_get_int64 (ncz_json_object_get (parsed, "k12345"), &v));
+  g_assert_cmpint (v, ==, MANY - 1 - 12345);
+}
+
 /* ---- names in a store ---- */
 
 static char *
@@ -444,6 +498,7 @@ main (int argc, char **argv)
   g_test_add_func ("/names/duplicates", test_duplicates);
   g_test_add_func ("/names/invalid-utf8", test_invalid_utf8);
   g_test_add_func ("/names/many", test_many);
+  g_test_add_func ("/names/json-many", test_json_many);
   g_test_add_func ("/names/stored-nfc", test_stored_nfc);
   g_test_add_func ("/names/stored-nfd", test_stored_nfd);
   return g_test_run ();

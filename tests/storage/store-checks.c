@@ -3,6 +3,9 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <string.h>
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
 
 #include "store-checks.h"
 
@@ -617,4 +620,62 @@ store_check_concurrent_reads (NczStore *store)
 
   g_assert_true (ncz_store_remove (store, "", NULL, &error));
   g_assert_no_error (error);
+}
+
+/* File system helpers of the file store's tests. */
+
+void
+rm_rf (const char *path)
+{
+  GStatBuf st;
+
+  if (g_lstat (path, &st) != 0)
+    return;
+  if (S_ISDIR (st.st_mode))
+    {
+      g_autoptr(GPtrArray) names = NULL;
+
+      g_chmod (path, 0755);
+      names = sorted_entries (path);
+      for (guint i = 0; i < names->len; i++)
+        {
+          g_autofree char *child = g_build_filename (path, g_ptr_array_index (names, i), NULL);
+
+          rm_rf (child);
+        }
+      g_assert_cmpint (g_rmdir (path), ==, 0);
+    }
+  else
+    g_assert_cmpint (g_unlink (path), ==, 0);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+GPtrArray *
+sorted_entries (const char *path)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_dir_close (dir);
+  g_ptr_array_sort (names, compare_names);
+  return names;
+}
+
+char *
+dir_entries (const char *path)
+{
+  g_autoptr(GPtrArray) names = sorted_entries (path);
+
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv ("|", (char **) names->pdata);
 }

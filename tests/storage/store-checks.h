@@ -28,4 +28,10 @@ GBytes *store_bytes (const char *text);
 void store_put (NczStore *store, const char *key, const char *text);
 void store_assert_content (NczStore *store, const char *key, const char *text);
 
+/* File system helpers: remove a tree (asserting), a directory's entries
+ * sorted, and joined with "|". */
+void rm_rf (const char *path);
+GPtrArray *sorted_entries (const char *path);
+char *dir_entries (const char *path);
+
 G_END_DECLS

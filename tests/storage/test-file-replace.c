@@ -11,6 +11,8 @@
 #include <glib/gstdio.h>
 #include <ncz/ncz.h>
 
+#include "store-checks.h"
+
 #define N_VALUES 64
 #define CHUNK 8
 #define N_VERSIONS 30
@@ -21,55 +23,6 @@ typedef struct {
   char *path;   /* base/data.zarr */
   char *url;
 } Fixture;
-
-static void
-rm_rf (const char *path)
-{
-  GStatBuf st;
-
-  if (g_lstat (path, &st) != 0)
-    return;
-  if (S_ISDIR (st.st_mode))
-    {
-      GDir *dir = g_dir_open (path, 0, NULL);
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          rm_rf (child);
-        }
-      if (dir != NULL)
-        g_dir_close (dir);
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
-}
-
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
-/* The entries of the scratch directory, sorted, joined by '|'. */
-static char *
-entries_of (const char *path)
-{
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  GDir *dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    g_ptr_array_add (names, g_strdup (name));
-  g_dir_close (dir);
-  g_ptr_array_sort (names, compare_names);
-  g_ptr_array_add (names, NULL);
-  return g_strjoinv ("|", (char **) names->pdata);
-}
 
 static void
 fixture_setup (Fixture       *f,
@@ -216,7 +169,7 @@ test_slow_reader (Fixture       *f,
   g_assert_cmpint (read_slowly (f->url), ==, N_VERSIONS);
 
   /* every swapped-out tree was removed by its writer or its last reader */
-  entries = entries_of (f->base);
+  entries = dir_entries (f->base);
   g_assert_cmpstr (entries, ==, "data.zarr");
 }
 
@@ -241,7 +194,7 @@ test_readers_keep_their_version (Fixture       *f,
     }
   write_version (f->url, 5, FALSE);
 
-  entries = entries_of (f->base);
+  entries = dir_entries (f->base);
   g_test_message ("while read: %s", entries);
   g_clear_pointer (&entries, g_free);
 
@@ -260,7 +213,7 @@ test_readers_keep_their_version (Fixture       *f,
     }
   g_ptr_array_set_size (readers, 0);
 
-  entries = entries_of (f->base);
+  entries = dir_entries (f->base);
   g_assert_cmpstr (entries, ==, "data.zarr");
 }
 
@@ -290,13 +243,13 @@ test_killed_first_create (Fixture       *f,
 
   /* nothing at the path: a reader finds no dataset, not half of one */
   g_assert_false (g_file_test (f->path, G_FILE_TEST_EXISTS));
-  entries = entries_of (f->base);
+  entries = dir_entries (f->base);
   g_assert_nonnull (strstr (entries, ".data.zarr.ncz-new-"));
   g_clear_pointer (&entries, g_free);
 
   write_version (f->url, 2, FALSE);
   g_assert_cmpint (read_slowly (f->url), ==, 2);
-  entries = entries_of (f->base);
+  entries = dir_entries (f->base);
   g_assert_cmpstr (entries, ==, "data.zarr");
 }
 
@@ -313,7 +266,7 @@ test_failed_first_create (Fixture       *f,
   g_autoptr(NczDataset) ds = write_version (url, 1, TRUE);
 
   ncz_dataset_discard (ds);
-  entries = entries_of (f->base);
+  entries = dir_entries (f->base);
   g_assert_cmpstr (entries, ==, "");
 }
 

@@ -45,58 +45,6 @@ open_store (const char *path,
                          "url", url, "flags", flags, NULL);
 }
 
-static void
-rm_rf (const char *path)
-{
-  GStatBuf st;
-
-  if (g_lstat (path, &st) != 0)
-    return;
-  if (S_ISDIR (st.st_mode))
-    {
-      GDir *dir;
-      const char *name;
-
-      g_chmod (path, 0755);
-      dir = g_dir_open (path, 0, NULL);
-      g_assert_nonnull (dir);
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          rm_rf (child);
-        }
-      g_dir_close (dir);
-      g_assert_cmpint (g_rmdir (path), ==, 0);
-    }
-  else
-    g_assert_cmpint (g_unlink (path), ==, 0);
-}
-
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
-/* The sorted entries of a directory, joined with "|". */
-static char *
-dir_entries (const char *path)
-{
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  GDir *dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    g_ptr_array_add (names, g_strdup (name));
-  g_dir_close (dir);
-  g_ptr_array_sort (names, compare_names);
-  g_ptr_array_add (names, NULL);
-  return g_strjoinv ("|", (char **) names->pdata);
-}
-
 /* Fails if a temporary file of a write was left anywhere under @path. */
 static void
 assert_no_temp_files (const char *path)
@@ -765,15 +713,8 @@ snapshot_into (GString    *out,
                const char *path,
                const char *rel)
 {
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  GDir *dir = g_dir_open (path, 0, NULL);
-  const char *name;
+  g_autoptr(GPtrArray) names = sorted_entries (path);
 
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    g_ptr_array_add (names, g_strdup (name));
-  g_dir_close (dir);
-  g_ptr_array_sort (names, compare_names);
   for (guint i = 0; i < names->len; i++)
     {
       const char *n = g_ptr_array_index (names, i);

@@ -613,7 +613,6 @@ test_metadata_errors_name_json_key (void)
 {
   {
     g_autoptr(NczMemoryStore) store = ncz_memory_store_new ();
-    g_autofree char *za = zarray ("<i4", "0");
     const char *needles[] = { "v/.zattrs", "\"_nczarr_array\"", "\"dimension_references\"[0]",
                               "\"/nope\"", NULL };
 

@@ -148,7 +148,6 @@ list_dir (const char *dir)
 static void
 remove_tree (const char *path)
 {
-  g_autoptr(GFile) file = NULL;
   struct stat st;
 
   if (lstat (path, &st) < 0)

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/syscall.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
 #include <sys/stat.h>
@@ -18,6 +19,36 @@
 
 #include "ncz-file-store.h"
 #include "store-checks.h"
+
+/* System calls that misbehave on demand: the driver's sources are built
+ * into this program, so its write() and pread() calls come here. Armed
+ * with a count N, the Nth call on a descriptor above 2 from now returns 0:
+ * a write that writes nothing, a read that finds the file shorter. */
+static gint zero_write_in;
+static gint short_pread_in;
+
+static gboolean
+fire (gint *countdown,
+      int   fd)
+{
+  return fd > 2 && g_atomic_int_get (countdown) > 0 && g_atomic_int_dec_and_test (countdown);
+}
+
+ssize_t
+write (int fd, const void *buf, size_t count)
+{
+  if (fire (&zero_write_in, fd))
+    return 0;
+  return syscall (SYS_write, fd, buf, count);
+}
+
+ssize_t
+pread (int fd, void *buf, size_t count, off_t offset)
+{
+  if (fire (&short_pread_in, fd))
+    return 0;
+  return syscall (SYS_pread64, fd, buf, count, offset);
+}
 
 typedef struct {
   char *base;       /* a scratch directory holding the store and nothing else */
@@ -889,6 +920,49 @@ test_tree_removed (Fixture       *f,
   g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO);
 }
 
+/* write() that writes nothing without an error, and pread() that finds
+ * the file shorter than it is: failures naming the key, nothing lost,
+ * nothing left. */
+static void
+test_syscall_faults (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GBytes) bytes = store_bytes ("new value");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) got = NULL;
+
+  store_put (f->store, "v/.zarray", "{}");
+  store_put (f->store, "v/0", "old value");
+
+  /* replacing an object: the old one stays */
+  g_atomic_int_set (&zero_write_in, 1);
+  g_assert_false (ncz_store_write (f->store, "v/0", bytes, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "v/0"));
+  g_clear_error (&error);
+  store_assert_content (f->store, "v/0", "old value");
+
+  /* a new object in a store being created: nothing is left */
+  g_atomic_int_set (&zero_write_in, 1);
+  g_assert_false (ncz_store_write (f->store, "v/1", bytes, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO);
+  g_clear_error (&error);
+  g_assert_false (ncz_store_exists (f->store, "v/1", NULL, &error));
+  g_assert_no_error (error);
+  assert_no_temp_files (f->root);
+  store_assert_list (f->store, "v", ".zarray", "0", NULL);
+  g_assert_cmpint (g_atomic_int_get (&zero_write_in), ==, 0);
+
+  /* a read that ends early is an error, never a shorter object */
+  g_atomic_int_set (&short_pread_in, 1);
+  got = ncz_store_read (f->store, "v/0", NULL, &error);
+  g_assert_null (got);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "v/0"));
+  g_clear_error (&error);
+  store_assert_content (f->store, "v/0", "old value");
+}
+
 /* The same where the kernel has no openat2(): every component is
  * opened without following links. */
 static void
@@ -1039,6 +1113,7 @@ main (int argc, char **argv)
   ADD ("symlinks-walk", test_symlinks_walk);
   ADD ("create-cannot-stage", test_create_cannot_stage);
   ADD ("tree-removed", test_tree_removed);
+  ADD ("syscall-faults", test_syscall_faults);
   ADD ("concurrent-writes", test_concurrent_writes);
   g_test_add_func ("/storage/file/uninitialized", test_uninitialized);
   g_test_add_func ("/storage/file/plugin-entry", test_plugin_entry);

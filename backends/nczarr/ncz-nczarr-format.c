@@ -59,7 +59,11 @@
  * "[1, 2]" reads back unchanged; floats are written with the digits that
  * read back exactly; "S" fill values other than NUL are base64 as Zarr
  * requires; codec parameters are JSON numbers. Unlimited dimensions are
- * written as {"size": n, "unlimited": 1} in every NCZarr layout. Each
+ * written as {"size": n, "unlimited": 1} in the `attributes` layout
+ * (netcdf-c 4.9.3+); netcdf-c before 4.9.3 fails or crashes on that form,
+ * so `keys` and `keys-upper` write the plain length and list the names
+ * under "ncz_unlimited" in the group information, which Ncz reads back
+ * and those versions ignore. Each
  * metadata object is written only when its text changed; NCZarr V1
  * datasets open read-only.
  */

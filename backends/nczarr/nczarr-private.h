@@ -14,6 +14,11 @@ G_BEGIN_DECLS
 /* NCZarr extension version written in the superblock and _NCProperties. */
 #define NCZARR_VERSION "2.0.0"
 
+/* Key of the group information (in the layouts netcdf-c writes before
+ * 4.9.3) listing the unlimited dimensions, whose lengths are written as
+ * plain numbers there. */
+#define NCZARR_UNLIMITED_KEY "ncz_unlimited"
+
 /* Default prefix of the dimensions invented for arrays without names. */
 #define NCZARR_DEFAULT_ANON_PREFIX "_Anonymous_Dim_"
 

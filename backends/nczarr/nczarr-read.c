@@ -367,12 +367,51 @@ set_variable_attribute (gpointer object, NczAttribute *attr, GError **error)
 
 /* ---- dimensions ---- */
 
+/* Whether @name is in @unlimited, the NCZARR_UNLIMITED_KEY list of a
+ * group (checked by the caller to hold only strings). */
+static gboolean
+listed_unlimited (const NczJson *unlimited, const char *name)
+{
+  if (unlimited == NULL)
+    return FALSE;
+  for (gsize i = 0; i < ncz_json_array_get_length (unlimited); i++)
+    if (g_str_equal (ncz_json_get_string (ncz_json_array_get (unlimited, i), NULL), name))
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean
 parse_dims (NczarrReader *r, NczGroup *group, const char *info_key,
-            const char *dims_key, const NczJson *dims, GError **error)
+            const char *dims_key, const NczJson *dims, const NczJson *unlimited_list,
+            GError **error)
 {
   gsize n;
 
+  if (unlimited_list != NULL && ncz_json_get_kind (unlimited_list) != NCZ_JSON_NULL)
+    {
+      if (ncz_json_get_kind (unlimited_list) != NCZ_JSON_ARRAY)
+        {
+          bad_metadata (error, info_key, "\"%s\" is a JSON %s, not an array",
+                        NCZARR_UNLIMITED_KEY, ncz_json_kind_name (ncz_json_get_kind (unlimited_list)));
+          return FALSE;
+        }
+      for (gsize i = 0; i < ncz_json_array_get_length (unlimited_list); i++)
+        {
+          const NczJson *u = ncz_json_array_get (unlimited_list, i);
+          const char *uname = ncz_json_get_kind (u) == NCZ_JSON_STRING
+                                ? ncz_json_get_string (u, NULL) : NULL;
+          if (uname == NULL || dims == NULL || ncz_json_get_kind (dims) != NCZ_JSON_OBJECT ||
+              ncz_json_object_get (dims, uname) == NULL)
+            {
+              g_autofree char *t = ncz_json_to_string (u, FALSE);
+              bad_metadata (error, info_key, "\"%s\": %s is not a dimension of \"%s\"",
+                            NCZARR_UNLIMITED_KEY, t, dims_key);
+              return FALSE;
+            }
+        }
+    }
+  else
+    unlimited_list = NULL;
   if (dims == NULL || ncz_json_get_kind (dims) == NCZ_JSON_NULL)
     return TRUE;
   if (ncz_json_get_kind (dims) != NCZ_JSON_OBJECT)
@@ -423,6 +462,8 @@ parse_dims (NczarrReader *r, NczGroup *group, const char *info_key,
                         dims_key, name);
           return FALSE;
         }
+      else
+        unlimited = listed_unlimited (unlimited_list, name);
       if (len > NCZARR_MAX_ELEMENTS)
         {
           bad_metadata (error, info_key, "\"%s\": dimension \"%s\" is too long (%" G_GUINT64_FORMAT ")",
@@ -1331,7 +1372,8 @@ read_group (NczarrReader *r, NczGroup *group, const char *gkey,
       dims = ncz_json_object_get (info, dims_key = "dimensions");
       if (dims == NULL)
         dims = ncz_json_object_get (info, dims_key = "dims");
-      if (!parse_dims (r, group, info_where, dims_key, dims, error))
+      if (!parse_dims (r, group, info_where, dims_key, dims,
+                       ncz_json_object_get (info, NCZARR_UNLIMITED_KEY), error))
         return FALSE;
       if (!name_list (info, info_where, "arrays", "vars", vars, &has_vars, error) ||
           !name_list (info, info_where, "groups", NULL, groups, &has_groups, error))

@@ -327,12 +327,24 @@ build_group (Builder *b, NczGroup *group, const char *gkey)
       NczJson *jdims = ncz_json_new_object ();
       NczJson *jvars = ncz_json_new_array ();
       NczJson *jgroups = ncz_json_new_array ();
+      NczJson *junlim = NULL;
 
       for (guint i = 0; i < dims->len; i++)
         {
           NczDimension *d = g_ptr_array_index (dims, i);
           guint64 len = ncz_dimension_get_length (d);
-          if (ncz_dimension_is_unlimited (d))
+          if (ncz_dimension_is_unlimited (d) && !attrs_layout)
+            {
+              /* netcdf-c before 4.9.3 has no unlimited dimensions in
+               * NCZarr and fails (or crashes) on the object form: the
+               * length stays a plain number and the names go to a list
+               * of Ncz's own that those versions ignore */
+              if (junlim == NULL)
+                junlim = ncz_json_new_array ();
+              ncz_json_array_append (junlim, ncz_json_new_string (ncz_dimension_get_name (d), -1));
+              ncz_json_object_set (jdims, ncz_dimension_get_name (d), ncz_json_new_uint64 (len));
+            }
+          else if (ncz_dimension_is_unlimited (d))
             {
               NczJson *o = ncz_json_new_object ();
               ncz_json_object_set (o, "size", ncz_json_new_uint64 (len));
@@ -351,6 +363,8 @@ build_group (Builder *b, NczGroup *group, const char *gkey)
       ncz_json_object_set (ginfo, attrs_layout ? "dimensions" : "dims", jdims);
       ncz_json_object_set (ginfo, attrs_layout ? "arrays" : "vars", jvars);
       ncz_json_object_set (ginfo, "groups", jgroups);
+      if (junlim)
+        ncz_json_object_set (ginfo, NCZARR_UNLIMITED_KEY, junlim);
 
       if (attrs_layout)
         {

@@ -836,10 +836,24 @@ apply_fill (NczarrReader *r, NczVariable *var, const char *akey, const char *dty
   else if (fill_json && !no_fill)
     {
       g_autoptr(GBytes) b = g_bytes_new (buf, tsize);
-      /* A fill_value without a _FillValue attribute fills unwritten
-       * elements but is not an attribute of the variable (netcdf-c shows
-       * none either). */
-      if (!is_default_fill (type, b, r->netcdf_written))
+      gboolean is_default = is_default_fill (type, b, r->netcdf_written);
+
+      if (r->pure && !(is_default && r->netcdf_written))
+        {
+          /* Pure Zarr: fill_value is the _FillValue, as xarray reads it
+           * (it writes no _FillValue attribute), so that missing values
+           * stay missing. Only netCDF's default fill written by netcdf-c
+           * or Ncz stays implicit. */
+          if (!ncz_variable_set_fill_value (var, b, &local))
+            {
+              bad_metadata (error, zarray_key, "\"fill_value\": %s", local->message);
+              return FALSE;
+            }
+        }
+      /* NCZarr: a fill_value without a _FillValue attribute fills
+       * unwritten elements but is not an attribute of the variable
+       * (netcdf-c shows none either). */
+      else if (!is_default)
         ncz_variable_set_storage_fill_value (var, b);
     }
   if (no_fill && !ncz_variable_set_no_fill (var, TRUE, &local))

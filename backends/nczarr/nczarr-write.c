@@ -49,7 +49,8 @@ is_attributes_layout (Builder *b)
 
 /* User attributes into @zattrs and their dtypes into @types. */
 static guint
-add_attributes (Builder *b, GPtrArray *attrs, NczJson *zattrs, NczJson *types)
+add_attributes (Builder *b, GPtrArray *attrs, gboolean of_variable, NczJson *zattrs,
+                NczJson *types)
 {
   guint n = 0;
 
@@ -60,6 +61,11 @@ add_attributes (Builder *b, GPtrArray *attrs, NczJson *zattrs, NczJson *types)
       g_autofree char *dtype = NULL;
 
       if (nczarr_attr_name_is_reserved (name))
+        continue;
+      /* Pure Zarr: the fill value is "fill_value" only, as xarray writes
+       * it (a _FillValue attribute would be a second, possibly
+       * conflicting copy). */
+      if (of_variable && !is_nczarr (b) && g_str_equal (name, "_FillValue"))
         continue;
       ncz_json_object_set (zattrs, name, nczarr_attr_to_json (a));
       if (ncz_attribute_get_value_type (a) == NCZ_TYPE_CHAR)
@@ -232,7 +238,7 @@ build_variable (Builder *b, NczGroup *group, NczVariable *var, const char *gkey)
       ncz_json_object_set (zarray, "dimension_separator", ncz_json_new_string ("/", -1));
   }
 
-  n_user = add_attributes (b, attrs, zattrs, types);
+  n_user = add_attributes (b, attrs, TRUE, zattrs, types);
 
   if (b->options->xarray && group == b->root && dims_all_in_root (b, var))
     {
@@ -311,7 +317,7 @@ build_group (Builder *b, NczGroup *group, const char *gkey)
     }
 
   ncz_json_object_set (zgroup, "zarr_format", ncz_json_new_int64 (2));
-  n_attrs = add_attributes (b, attrs, zattrs, types);
+  n_attrs = add_attributes (b, attrs, FALSE, zattrs, types);
   if (is_root)
     {
       ncz_json_object_set (zattrs, "_NCProperties",

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "nczarr-private.h"
+#include "nczarr-dtype-private.h"
 
 typedef struct {
   const NczarrWriteOptions *options;
@@ -148,16 +148,6 @@ codec_json (NczFilterSpec *spec, gsize element_size)
   return node;
 }
 
-static gboolean
-dims_all_in_root (Builder *b, NczVariable *var)
-{
-  guint n = ncz_variable_get_n_dimensions (var);
-  for (guint i = 0; i < n; i++)
-    if (ncz_dimension_get_group (ncz_variable_get_dimension (var, i)) != b->root)
-      return FALSE;
-  return TRUE;
-}
-
 static void
 build_variable (Builder *b, NczGroup *group, NczVariable *var, const char *gkey)
 {
@@ -232,6 +222,8 @@ build_variable (Builder *b, NczGroup *group, NczVariable *var, const char *gkey)
         }
       ncz_json_object_set (zarray, "filters", list ? list : ncz_json_new_null ());
     }
+  /* "|b1", "f2", "|O" + "vlen-utf8", "U<n>" (nczarr-dtype.c) */
+  nczarr_storage_fix_zarray (var, b->options->layout == NCZARR_LAYOUT_PURE, zarray);
   {
     char sep = info ? info->separator : b->options->default_separator;
     if (sep == '/')
@@ -240,7 +232,9 @@ build_variable (Builder *b, NczGroup *group, NczVariable *var, const char *gkey)
 
   n_user = add_attributes (b, attrs, TRUE, zattrs, types);
 
-  if (b->options->xarray && group == b->root && dims_all_in_root (b, var))
+  /* every variable of every group, with the plain dimension names, so
+   * that xarray opens any group (xr.open_zarr(..., group=...)) */
+  if (b->options->xarray)
     {
       NczJson *names = ncz_json_new_array ();
       if (scalar)

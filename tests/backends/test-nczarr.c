@@ -116,9 +116,8 @@ check_small (NczMemoryStore *store, const char *fragment, gboolean pure)
   g_assert_cmpint (s, ==, 7);
 
   d = nczt_var (ds, "/sub/d");
-  if (pure)
-    g_assert_cmpstr (ncz_dimension_get_name (ncz_variable_get_dimension (d, 0)), ==,
-                     "_Anonymous_Dim_2");
+  if (pure) /* named by _ARRAY_DIMENSIONS, written in every group */
+    g_assert_cmpstr (ncz_dimension_get_name (ncz_variable_get_dimension (d, 0)), ==, "x");
   else
     g_assert_true (ncz_variable_get_dimension (d, 0) == nczt_dim (ds, "/sub/x"));
   g_assert_cmpuint (ncz_variable_get_chunk_sizes (d, NULL)[0], ==, 1);
@@ -166,7 +165,9 @@ test_layout_keys (void)
     "{\"zarr_format\": 2, \"shape\": [2], \"dtype\": \"<f8\", \"chunks\": [1], "
     "\"fill_value\": 9.969209968386869e+36, \"order\": \"C\", \"compressor\": null, "
     "\"filters\": null, \"_nczarr_array\": {\"dimrefs\": [\"/sub/x\"], \"storage\": \"chunked\"}}");
-  assert_object (store, "sub/d/.zattrs", NULL);
+  /* _ARRAY_DIMENSIONS in every group, so that xarray opens sub */
+  assert_object (store, "sub/d/.zattrs",
+    "{\"_ARRAY_DIMENSIONS\": [\"x\"], \"_nczarr_attr\": {\"types\": {}}}");
   {
     g_autoptr(GBytes) c = ncz_store_read (NCZ_STORE (store), "tas/0.0", NULL, &error);
     g_assert_no_error (error);
@@ -216,7 +217,8 @@ test_layout_attributes (void)
     "{\"_nczarr_group\": {\"dimensions\": {\"x\": 2}, \"arrays\": [\"d\"], \"groups\": []}, "
     "\"_nczarr_attr\": {\"types\": {\"_nczarr_group\": \"|J0\", \"_nczarr_attr\": \"|J0\"}}}");
   assert_object (store, "sub/d/.zattrs",
-    "{\"_nczarr_array\": {\"dimension_references\": [\"/sub/x\"], \"storage\": \"chunked\"}, "
+    "{\"_ARRAY_DIMENSIONS\": [\"x\"], "
+    "\"_nczarr_array\": {\"dimension_references\": [\"/sub/x\"], \"storage\": \"chunked\"}, "
     "\"_nczarr_attr\": {\"types\": {\"_nczarr_array\": \"|J0\", \"_nczarr_attr\": \"|J0\"}}}");
   check_small (store, "mode=nczarr,file", FALSE);
   /* the layout is detected when reading */
@@ -289,7 +291,7 @@ test_layout_pure (void)
   assert_object (store, "scalarv/.zattrs", "{\"_ARRAY_DIMENSIONS\": [\"_scalar_\"]}");
   assert_object (store, "sub/.zgroup", "{\"zarr_format\": 2}");
   assert_object (store, "sub/.zattrs", NULL);
-  assert_object (store, "sub/d/.zattrs", NULL);
+  assert_object (store, "sub/d/.zattrs", "{\"_ARRAY_DIMENSIONS\": [\"x\"]}");
   check_small (store, "mode=zarr,file", TRUE);
   /* without a superblock, mode=nczarr reads it as plain Zarr too */
   check_small (store, "mode=nczarr,file", TRUE);

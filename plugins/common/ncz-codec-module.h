@@ -127,15 +127,13 @@ int ncz_codec_module_modify (const NczCodecModuleDesc *desc, int ncid, int varid
                              size_t *wnparamsp, unsigned **wparamsp);
 
 /*
- * NCZ_DEFINE_CODEC_MODULE (module_name, TypeName, desc):
- *   module_name  the plugin name: the module is libncz-codec-<name>.so and its
- *             entry point ncz_plugin_<name>_describe
- *   TypeName  the GType name, unique per module ("NczZstdCodec")
- *   desc      a static const NczCodecModuleDesc
- * Expands to the Ncz entry point, the HDF5 ABI exports and the netcdf-c
- * Codec ABI export.
+ * NCZ_DEFINE_CODEC_MODULE_NCZ_ONLY (module_name, TypeName, desc):
+ *   the Ncz entry point only, for codecs that have no HDF5 filter id
+ *   (numcodecs' gzip, delta, ...): desc.filter_id is 0, and the module
+ *   exports neither the HDF5 plugin ABI nor netcdf-c's Codec ABI, both of
+ *   which identify a filter by its HDF5 id.
  */
-#define NCZ_DEFINE_CODEC_MODULE(module_name, TypeName, desc)                              \
+#define NCZ_DEFINE_CODEC_MODULE_NCZ_ONLY(module_name, TypeName, desc)                     \
   static gboolean                                                                         \
   ncz_codec_module_register_##module_name (NczRegistry *registry, GError **error)         \
   {                                                                                       \
@@ -155,7 +153,19 @@ int ncz_codec_module_modify (const NczCodecModuleDesc *desc, int ncid, int varid
     described = plugin_desc;                                                              \
     described.description = (desc).description;                                           \
     return &described;                                                                    \
-  }                                                                                       \
+  }
+
+/*
+ * NCZ_DEFINE_CODEC_MODULE (module_name, TypeName, desc):
+ *   module_name  the plugin name: the module is libncz-codec-<name>.so and its
+ *             entry point ncz_plugin_<name>_describe
+ *   TypeName  the GType name, unique per module ("NczZstdCodec")
+ *   desc      a static const NczCodecModuleDesc
+ * Expands to the Ncz entry point, the HDF5 ABI exports and the netcdf-c
+ * Codec ABI export.
+ */
+#define NCZ_DEFINE_CODEC_MODULE(module_name, TypeName, desc)                              \
+  NCZ_DEFINE_CODEC_MODULE_NCZ_ONLY (module_name, TypeName, desc)                          \
   static size_t                                                                           \
   ncz_codec_module_h5_##module_name (unsigned int flags, size_t cd_nelmts,                \
                               const unsigned int cd_values[], size_t nbytes,              \

@@ -1,0 +1,203 @@
+#!/usr/bin/python3
+"""numcodecs and zarr-python side of the tests of Ncz's numcodecs codecs.
+
+  numcodecs-c-helper.py encode DIR      per case: DIR/<case>.json (the
+        codec config), .raw (the data), .enc (numcodecs' encoding of the
+        data) and .dec (numcodecs' decoding of .enc)
+  numcodecs-c-helper.py check DIR       numcodecs decodes every
+        DIR/<case>.ncz (Ncz's encoding of .raw) and compares with .dec;
+        prints one line per mismatch
+  numcodecs-c-helper.py write-zarr DIR  zarr-python writes DIR/py.zarr
+        (arrays with numcodecs filters) and, per array, DIR/<name>.expect
+        (its values, native byte order)
+  numcodecs-c-helper.py read-zarr DIR   zarr-python reads DIR/ncz.zarr,
+        written by Ncz, and compares each array with DIR/<name>.expect;
+        DIR/<name>.codecs lists the codec ids its metadata must have
+
+Exit status 77 when numcodecs or zarr is missing, 1 on any mismatch.
+"""
+import json
+import os
+import sys
+
+try:
+    import numpy as np
+    import numcodecs
+except ImportError:
+    sys.exit(77)
+
+INT_TYPES = ['i1', 'i2', 'i4', 'i8', 'u1', 'u2', 'u4', 'u8']
+FLOAT_TYPES = ['f4', 'f8']
+
+
+def typed(kind, order):
+    return ('|' if kind[1] == '1' else order) + kind
+
+
+def sample(dtype, n, rng):
+    dt = np.dtype(dtype)
+    if dt.kind == 'f':
+        a = np.cumsum(rng.normal(size=n) * 100).astype(dt)
+        specials = [np.nan, np.inf, -np.inf, -0.0, 0.0, 1e30 if dt.itemsize == 4 else 1e300]
+        for k, v in enumerate(specials):
+            if n > 20 + 3 * k:
+                a[10 + 3 * k] = v
+        return a
+    info = np.iinfo(dt)
+    # a walk (small differences) with a few jumps across the whole range
+    walk = np.cumsum(rng.integers(-3, 4, size=n)).astype(np.int64) + int(info.min // 2 + info.max // 2)
+    a = walk.astype(dt)
+    for k in range(0, n, 97):
+        a[k] = rng.integers(info.min, info.max, dtype=dt.type, endpoint=True)
+    return a
+
+
+def codec_cases():
+    rng = np.random.default_rng(2024)
+    cases = []
+    blobs = {
+        'empty': b'',
+        'one': b'\x07',
+        'seven': bytes(range(7)),
+        'ints': (np.arange(12345, dtype='<i4') * 7 - 4000).tobytes(),
+        'noisy': rng.integers(0, 256, 30001, dtype=np.uint8).tobytes(),
+    }
+    for level in (1, 5, 9, 0, -1):
+        for name, blob in blobs.items():
+            cases.append(('gzip%d-%s' % (level, name), numcodecs.GZip(level=level), blob))
+    for kind in INT_TYPES + FLOAT_TYPES:
+        for order in ('<', '>'):
+            if kind[1] == '1' and order == '>':
+                continue
+            dt = typed(kind, order)
+            for n in (1, 7, 1001):
+                data = sample(dt, n, rng)
+                cases.append(('delta-%s-%d' % (dt[1:] + ('be' if order == '>' else ''), n),
+                              numcodecs.Delta(dtype=dt), data.tobytes()))
+    narrow = [('<i2', '|i1'), ('|u1', '<i2'), ('<i8', '<i4'), ('<u4', '<u2'),
+              ('<i4', '>i4'), ('<f8', '<f4'), ('<f4', '<f8'), ('>f8', '<f4')]
+    for dt, at in narrow:
+        small = np.dtype(at) if np.dtype(at).itemsize < np.dtype(dt).itemsize else np.dtype(dt)
+        if small.kind == 'f':
+            data = sample(dt, 501, rng)
+        else:
+            data = sample(small.str, 501, rng).astype(dt)
+        cases.append(('delta-%s-as-%s' % (dt[1:] + ('be' if dt[0] == '>' else ''),
+                                          at[1:] + ('be' if at[0] == '>' else '')),
+                      numcodecs.Delta(dtype=dt, astype=at), data.tobytes()))
+    return cases
+
+
+def encode(directory):
+    np.seterr(all='ignore')   # overflow to inf when narrowing floats is meant
+    for case, codec, raw in codec_cases():
+        enc = bytes(codec.encode(np.frombuffer(raw, dtype=getattr(codec, 'dtype', 'u1'))))
+        dec = bytes(codec.decode(enc))
+        base = os.path.join(directory, case)
+        for ext, blob in (('.raw', raw), ('.enc', enc), ('.dec', dec)):
+            with open(base + ext, 'wb') as f:
+                f.write(blob)
+        with open(base + '.json', 'w') as f:
+            json.dump(codec.get_config(), f)
+    return 0
+
+
+def check(directory):
+    failures = count = 0
+    for name in sorted(os.listdir(directory)):
+        if not name.endswith('.ncz'):
+            continue
+        base = os.path.join(directory, name[:-4])
+        with open(base + '.json') as f:
+            codec = numcodecs.get_codec(json.load(f))
+        with open(base + '.ncz', 'rb') as f:
+            ncz = f.read()
+        with open(base + '.dec', 'rb') as f:
+            expected = f.read()
+        try:
+            out = bytes(codec.decode(ncz))
+        except Exception as e:  # noqa: BLE001 - report any decoder failure
+            print('%s: numcodecs cannot decode what Ncz wrote: %s' % (name, e))
+            failures += 1
+            continue
+        if out != expected:
+            print('%s: numcodecs decodes what Ncz wrote to different bytes' % name)
+            failures += 1
+        count += 1
+    if count == 0:
+        print('no .ncz files in %s' % directory)
+        return 1
+    print('%d cases checked, %d failures' % (count, failures))
+    return 1 if failures else 0
+
+
+def zarr_arrays():
+    """name -> (values, chunks, filters, compressor)"""
+    n = np.arange(1000)
+    ints = (n * n // 7 - 3000).astype('<i4')
+    ints2 = (np.abs(n % 200 - 100) - 50).astype('<i2')   # fits int8 differences
+    temp = (280 + 10 * np.sin(n / 30.0)).astype('<f8')
+    grid = (np.arange(35 * 23).reshape(35, 23) * 3 - 100).astype('>i4')
+    return {
+        'delta_gzip': (ints, (128,), [numcodecs.Delta(dtype='<i4')], numcodecs.GZip(level=5)),
+        'delta_narrow': (ints2, (100,), [numcodecs.Delta(dtype='<i2', astype='|i1')],
+                         numcodecs.GZip(level=1)),
+        'delta_float': (temp, (333,), [numcodecs.Delta(dtype='<f8')], None),
+        'gzip_only': (temp, (250,), None, numcodecs.GZip(level=9)),
+        'delta_be_2d': (grid, (10, 7), [numcodecs.Delta(dtype='>i4')], numcodecs.GZip(level=5)),
+    }
+
+
+def write_zarr(directory):
+    try:
+        import zarr
+    except ImportError:
+        return 77
+    root = zarr.open_group(os.path.join(directory, 'py.zarr'), mode='w')
+    for name, (values, chunks, filters, compressor) in zarr_arrays().items():
+        a = root.create_dataset(name, shape=values.shape, chunks=chunks, dtype=values.dtype,
+                                filters=filters, compressor=compressor, fill_value=0)
+        a[...] = values
+        a.attrs['_ARRAY_DIMENSIONS'] = ['%s_d%d' % (name, k) for k in range(values.ndim)]
+        with open(os.path.join(directory, name + '.expect'), 'wb') as f:
+            f.write(values.astype(values.dtype.newbyteorder('=')).tobytes())
+    return 0
+
+
+def read_zarr(directory):
+    try:
+        import zarr
+    except ImportError:
+        return 77
+    failures = count = 0
+    root = zarr.open_group(os.path.join(directory, 'ncz.zarr'), mode='r')
+    for name in sorted(os.listdir(directory)):
+        if not name.endswith('.codecs'):
+            continue
+        var = name[:-7]
+        with open(os.path.join(directory, name)) as f:
+            want = f.read().split()
+        a = root[var]
+        got = [f.codec_id for f in (a.filters or [])] + \
+              ([a.compressor.codec_id] if a.compressor is not None else [])
+        if got != want:
+            print('%s: codecs %s, expected %s' % (var, got, want))
+            failures += 1
+        with open(os.path.join(directory, var + '.expect'), 'rb') as f:
+            expected = np.frombuffer(f.read(), dtype=a.dtype.newbyteorder('='))
+        values = a[...].reshape(-1)
+        if values.tobytes() != expected.astype(a.dtype).tobytes():
+            print('%s: zarr-python reads different values' % var)
+            failures += 1
+        count += 1
+    print('%d arrays read, %d failures' % (count, failures))
+    return 1 if failures or count == 0 else 0
+
+
+if __name__ == '__main__':
+    commands = {'encode': encode, 'check': check, 'write-zarr': write_zarr,
+                'read-zarr': read_zarr}
+    if len(sys.argv) != 3 or sys.argv[1] not in commands:
+        print(__doc__)
+        sys.exit(2)
+    sys.exit(commands[sys.argv[1]](sys.argv[2]))

@@ -1,0 +1,735 @@
+/* test-codecs-c.c: the numcodecs codecs without an HDF5 id (gzip, delta)
+ * through NczCodec: formats, round trips, parameters and errors; bytes
+ * compared with numcodecs 0.11 both ways; arrays written by zarr-python
+ * read by Ncz and arrays written by Ncz read by zarr-python.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <glib/gstdio.h>
+
+#include <ncz/ncz.h>
+
+#define PYTHON "/usr/bin/python3"
+
+/* ---- helpers ---- */
+
+static NczCodec *
+lookup (const char *codec_id)
+{
+  g_autoptr (GError) error = NULL;
+  NczCodec *codec = ncz_registry_lookup_codec (ncz_registry_get_default (), codec_id, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (codec);
+  g_assert_cmpuint (ncz_codec_get_filter_id (codec), ==, 0);
+  return codec;
+}
+
+/* The codec for @json and its working parameters (no variable needed). */
+static NczCodec *
+codec_for_json (const char *json, GArray **working)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) visible = NULL;
+  g_autofree char *id = NULL;
+  const char *p = strstr (json, "\"id\"");
+  NczCodec *codec;
+
+  g_assert_nonnull (p);
+  p = strchr (p + 4, '"');
+  g_assert_nonnull (p);
+  id = g_strndup (p + 1, strcspn (p + 1, "\""));
+  codec = lookup (id);
+  g_assert_true (ncz_codec_params_from_json (codec, json, &visible, &error));
+  g_assert_no_error (error);
+  g_assert_true (ncz_codec_modify_parameters (codec, NULL, visible, working, &error));
+  g_assert_no_error (error);
+  return codec;
+}
+
+static GBytes *
+run (NczCodec *codec, GArray *working, gboolean encode, GBytes *input)
+{
+  g_autoptr (GError) error = NULL;
+  GBytes *out = encode
+    ? ncz_codec_encode (codec, (const guint *) working->data, working->len, input, &error)
+    : ncz_codec_decode (codec, (const guint *) working->data, working->len, input, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (out);
+  return out;
+}
+
+static void
+assert_bytes_equal (GBytes *a, GBytes *b)
+{
+  gsize la, lb;
+  const guint8 *pa = g_bytes_get_data (a, &la);
+  const guint8 *pb = g_bytes_get_data (b, &lb);
+
+  g_assert_cmpuint (la, ==, lb);
+  if (la > 0)
+    g_assert_cmpmem (pa, la, pb, lb);
+}
+
+static GBytes *
+random_bytes (gsize length, guint32 seed)
+{
+  guint8 *data = g_malloc (MAX (length, 1));
+  GRand *rand = g_rand_new_with_seed (seed);
+
+  for (gsize i = 0; i < length; i++)
+    data[i] = (i % 3 == 0) ? (guint8) g_rand_int (rand) : (guint8) (i / 100);
+  g_rand_free (rand);
+  return g_bytes_new_take (data, length);
+}
+
+/* Runs the python helper; FALSE (test skipped) if numcodecs or zarr is
+ * missing. */
+static gboolean
+run_helper (const char *command, const char *dir)
+{
+  const char *script = HELPER_SCRIPT;
+  const char *argv[] = { PYTHON, script, command, dir, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status = 0;
+
+  if (!g_file_test (PYTHON, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("no " PYTHON);
+      return FALSE;
+    }
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &status, &error));
+  g_assert_no_error (error);
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 77)
+    {
+      g_test_skip ("numcodecs or zarr not installed");
+      return FALSE;
+    }
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("helper %s %s failed:\n%s%s", command, dir, out, err);
+  g_test_message ("helper %s: %s", command, out);
+  return TRUE;
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          remove_tree (child);
+        }
+    }
+  g_remove (path);
+}
+
+static GBytes *
+read_file_bytes (const char *dir, const char *name, const char *ext)
+{
+  g_autofree char *base = g_strconcat (name, ext, NULL);
+  g_autofree char *path = g_build_filename (dir, base, NULL);
+  g_autoptr (GError) error = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, &error));
+  g_assert_no_error (error);
+  return g_bytes_new_take (contents, length);
+}
+
+/* ---- gzip ---- */
+
+static void
+test_gzip_format (void)
+{
+  static const guint levels[] = { 1, 9, 5, 0, G_MAXUINT /* -1 */ };
+  static const guint8 xfl[] = { 4, 2, 0, 0, 0 };
+  const char *text = "hello, hello, hello";
+  g_autoptr (GBytes) input = g_bytes_new_static (text, strlen (text));
+
+  for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
+    {
+      g_autoptr (NczCodec) codec = lookup ("gzip");
+      g_autoptr (GArray) working = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_autoptr (GBytes) enc = NULL;
+      g_autoptr (GBytes) dec = NULL;
+      const guint8 *p;
+      gsize n;
+
+      g_array_append_val (working, levels[i]);
+      enc = run (codec, working, TRUE, input);
+      p = g_bytes_get_data (enc, &n);
+      g_assert_cmpuint (n, >, 18);
+      g_assert_cmphex (p[0], ==, 0x1f);
+      g_assert_cmphex (p[1], ==, 0x8b);
+      g_assert_cmphex (p[2], ==, 8);
+      g_assert_cmphex (p[3], ==, 0);
+      g_assert_cmphex (p[4] | p[5] | p[6] | p[7], ==, 0);   /* no time stamp */
+      g_assert_cmphex (p[8], ==, xfl[i]);
+      g_assert_cmphex (p[9], ==, 255);
+      g_assert_cmpuint (p[n - 4] | p[n - 3] << 8, ==, strlen (text));
+      dec = run (codec, working, FALSE, enc);
+      assert_bytes_equal (dec, input);
+    }
+}
+
+static void
+test_gzip_roundtrip (void)
+{
+  static const gsize sizes[] = { 0, 1, 7, 1000, 100003 };
+  static const char *const configs[] = {
+    "{\"id\": \"gzip\"}", "{\"id\": \"gzip\", \"level\": 9}", "{\"id\": \"gzip\", \"level\": \"5\"}",
+    "{\"id\": \"gzip\", \"level\": 0}", "{\"id\": \"gzip\", \"level\": -1}",
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (configs); c++)
+    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+      {
+        g_autoptr (GArray) working = NULL;
+        g_autoptr (NczCodec) codec = codec_for_json (configs[c], &working);
+        g_autoptr (GBytes) input = random_bytes (sizes[s], s + 1);
+        g_autoptr (GBytes) enc = run (codec, working, TRUE, input);
+        g_autoptr (GBytes) dec = run (codec, working, FALSE, enc);
+
+        assert_bytes_equal (dec, input);
+      }
+}
+
+static void
+test_gzip_decode_forms (void)
+{
+  g_autoptr (GArray) working = NULL;
+  g_autoptr (NczCodec) codec = codec_for_json ("{\"id\": \"gzip\", \"level\": 5}", &working);
+  g_autoptr (GBytes) a = random_bytes (3000, 7);
+  g_autoptr (GBytes) b = random_bytes (17, 8);
+  g_autoptr (GBytes) ea = run (codec, working, TRUE, a);
+  g_autoptr (GBytes) eb = run (codec, working, TRUE, b);
+  g_autoptr (GByteArray) joined = g_byte_array_new ();
+  g_autoptr (GByteArray) expected = g_byte_array_new ();
+  g_autoptr (GBytes) joined_bytes = NULL;
+  g_autoptr (GBytes) expected_bytes = NULL;
+  g_autoptr (GBytes) dec = NULL;
+  g_autoptr (GBytes) empty = g_bytes_new (NULL, 0);
+  g_autoptr (GBytes) dec_empty = NULL;
+  /* a member with a file name, comment and header CRC flag set */
+  static const guint8 named[] = {
+    0x1f, 0x8b, 0x08, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 'x', '.', 'b', 'i', 'n', 0x00,
+    0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00, 0x86, 0xa6, 0x10, 0x36, 0x05, 0x00, 0x00, 0x00,
+  };
+  g_autoptr (GBytes) named_bytes = g_bytes_new_static (named, sizeof named);
+  g_autoptr (GBytes) named_dec = NULL;
+
+  /* two members, then zero padding: the two inputs joined */
+  g_byte_array_append (joined, g_bytes_get_data (ea, NULL), (guint) g_bytes_get_size (ea));
+  g_byte_array_append (joined, g_bytes_get_data (eb, NULL), (guint) g_bytes_get_size (eb));
+  g_byte_array_append (joined, (const guint8 *) "\0\0\0", 3);
+  g_byte_array_append (expected, g_bytes_get_data (a, NULL), (guint) g_bytes_get_size (a));
+  g_byte_array_append (expected, g_bytes_get_data (b, NULL), (guint) g_bytes_get_size (b));
+  joined_bytes = g_byte_array_free_to_bytes (g_steal_pointer (&joined));
+  expected_bytes = g_byte_array_free_to_bytes (g_steal_pointer (&expected));
+  dec = run (codec, working, FALSE, joined_bytes);
+  assert_bytes_equal (dec, expected_bytes);
+
+  named_dec = run (codec, working, FALSE, named_bytes);
+  g_assert_cmpmem (g_bytes_get_data (named_dec, NULL), g_bytes_get_size (named_dec), "hello", 5);
+
+  dec_empty = run (codec, working, FALSE, empty);
+  g_assert_cmpuint (g_bytes_get_size (dec_empty), ==, 0);
+}
+
+static void
+assert_decode_fails (NczCodec *codec, GArray *working, const guint8 *data, gsize length,
+                     gint code, const char *needle)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) input = g_bytes_new (data, length);
+  g_autoptr (GBytes) out = ncz_codec_decode (codec, (const guint *) working->data, working->len,
+                                             input, &error);
+
+  g_assert_null (out);
+  g_assert_error (error, NCZ_CODEC_ERROR, code);
+  g_assert_nonnull (strstr (error->message, needle));
+}
+
+static void
+test_gzip_corrupt (void)
+{
+  g_autoptr (GArray) working = NULL;
+  g_autoptr (NczCodec) codec = codec_for_json ("{\"id\": \"gzip\", \"level\": 1}", &working);
+  g_autoptr (GBytes) input = random_bytes (5000, 3);
+  g_autoptr (GBytes) enc = run (codec, working, TRUE, input);
+  gsize n;
+  g_autofree guint8 *copy = g_memdup2 (g_bytes_get_data (enc, &n), g_bytes_get_size (enc));
+
+  /* truncated: no trailer, half the data, the header only */
+  assert_decode_fails (codec, working, copy, n - 8, NCZ_CODEC_ERROR_CORRUPT, "gzip");
+  assert_decode_fails (codec, working, copy, n / 2, NCZ_CODEC_ERROR_CORRUPT, "gzip");
+  assert_decode_fails (codec, working, copy, 10, NCZ_CODEC_ERROR_CORRUPT, "gzip");
+  /* wrong CRC-32, wrong length, not gzip (a zlib stream), garbage after it */
+  copy[n - 8] ^= 1;
+  assert_decode_fails (codec, working, copy, n, NCZ_CODEC_ERROR_CORRUPT, "gzip");
+  copy[n - 8] ^= 1;
+  copy[n - 4] ^= 1;
+  assert_decode_fails (codec, working, copy, n, NCZ_CODEC_ERROR_CORRUPT, "gzip");
+  copy[n - 4] ^= 1;
+  assert_decode_fails (codec, working, (const guint8 *) "\x78\x9c\x03\x00\x00\x00\x00\x01", 8,
+                       NCZ_CODEC_ERROR_CORRUPT, "gzip");
+  {
+    g_autofree guint8 *longer = g_malloc (n + 2);
+    memcpy (longer, copy, n);
+    longer[n] = 0x1f;
+    longer[n + 1] = 0x00;
+    assert_decode_fails (codec, working, longer, n + 2, NCZ_CODEC_ERROR_CORRUPT, "gzip");
+  }
+}
+
+static void
+assert_json_rejected (const char *codec_id, const char *json, const char *needle)
+{
+  g_autoptr (NczCodec) codec = lookup (codec_id);
+  g_autoptr (GError) error = NULL;
+  GArray *visible = NULL;
+
+  g_assert_false (ncz_codec_params_from_json (codec, json, &visible, &error));
+  g_assert_null (visible);
+  g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
+  if (strstr (error->message, needle) == NULL || strstr (error->message, codec_id) == NULL)
+    g_error ("'%s' does not name '%s' and '%s'", error->message, codec_id, needle);
+}
+
+static void
+assert_json_form (const char *json, const char *expected)
+{
+  g_autoptr (GArray) working = NULL;
+  g_autoptr (NczCodec) codec = codec_for_json (json, &working);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = ncz_codec_params_to_json (codec, (const guint *) working->data,
+                                                    working->len, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (text, ==, expected);
+}
+
+static void
+test_gzip_json (void)
+{
+  assert_json_form ("{\"id\": \"gzip\"}", "{\"id\": \"gzip\", \"level\": 1}");
+  assert_json_form ("{\"id\": \"gzip\", \"level\": \"7\"}", "{\"id\": \"gzip\", \"level\": 7}");
+  assert_json_form ("{\"id\": \"gzip\", \"level\": -1}", "{\"id\": \"gzip\", \"level\": -1}");
+  assert_json_rejected ("gzip", "{\"id\": \"gzip\", \"level\": 10}", "level");
+  assert_json_rejected ("gzip", "{\"id\": \"gzip\", \"level\": \"fast\"}", "level");
+  assert_json_rejected ("gzip", "{\"id\": \"zlib\", \"level\": 1}", "id");
+}
+
+/* ---- delta ---- */
+
+static const char *const delta_types[] = {
+  "|i1", "|u1", "<i2", ">i2", "<u2", ">u2", "<i4", ">i4", "<u4", ">u4",
+  "<i8", ">i8", "<u8", ">u8", "<f4", ">f4", "<f8", ">f8",
+};
+
+static void
+test_delta_roundtrip (void)
+{
+  static const gsize counts[] = { 0, 1, 7, 1000 };
+
+  for (guint t = 0; t < G_N_ELEMENTS (delta_types); t++)
+    for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
+      {
+        const char *type = delta_types[t];
+        gsize size = (gsize) (type[2] - '0');
+        gboolean is_float = type[1] == 'f';
+        g_autofree char *json = g_strdup_printf ("{\"id\": \"delta\", \"dtype\": \"%s\"}", type);
+        g_autoptr (GArray) working = NULL;
+        g_autoptr (NczCodec) codec = codec_for_json (json, &working);
+        g_autoptr (GBytes) input = NULL;
+        g_autoptr (GBytes) enc = NULL;
+        g_autoptr (GBytes) dec = NULL;
+
+        if (is_float)
+          {
+            /* small whole numbers: their differences and sums are exact */
+            guint8 *data = g_malloc (MAX (counts[c] * size, 1));
+            for (gsize i = 0; i < counts[c]; i++)
+              {
+                gdouble v = (gdouble) ((gint) ((i * 7919) % 2001) - 1000);
+                guint8 raw[8];
+                if (size == 4)
+                  {
+                    gfloat f = (gfloat) v;
+                    memcpy (raw, &f, 4);
+                  }
+                else
+                  memcpy (raw, &v, 8);
+                for (gsize k = 0; k < size; k++)
+                  data[i * size + k] = type[0] == '>' ? raw[size - 1 - k] : raw[k];
+              }
+            input = g_bytes_new_take (data, counts[c] * size);
+          }
+        else
+          input = random_bytes (counts[c] * size, t * 10 + c);
+        enc = run (codec, working, TRUE, input);
+        g_assert_cmpuint (g_bytes_get_size (enc), ==, counts[c] * size);
+        dec = run (codec, working, FALSE, enc);
+        assert_bytes_equal (dec, input);
+      }
+}
+
+static void
+test_delta_known (void)
+{
+  /* numcodecs' own example: int16 100, 102, ... 118 as int8 differences */
+  gint16 values[10];
+  gint8 expected[10] = { 100, 2, 2, 2, 2, 2, 2, 2, 2, 2 };
+  g_autoptr (GArray) working = NULL;
+  g_autoptr (NczCodec) codec = NULL;
+  g_autoptr (GBytes) input = NULL;
+  g_autoptr (GBytes) enc = NULL;
+  g_autoptr (GBytes) dec = NULL;
+
+  for (guint i = 0; i < 10; i++)
+    values[i] = GINT16_TO_LE ((gint16) (100 + 2 * i));
+  codec = codec_for_json ("{\"id\": \"delta\", \"dtype\": \"<i2\", \"astype\": \"|i1\"}", &working);
+  input = g_bytes_new (values, sizeof values);
+  enc = run (codec, working, TRUE, input);
+  g_assert_cmpmem (g_bytes_get_data (enc, NULL), g_bytes_get_size (enc), expected, sizeof expected);
+  dec = run (codec, working, FALSE, enc);
+  assert_bytes_equal (dec, input);
+
+  /* uint8 differences wrap around: 200, 10 -> 200, 66 */
+  {
+    guint8 u[2] = { 200, 10 }, e[2] = { 200, 66 };
+    g_autoptr (GArray) w2 = NULL;
+    g_autoptr (NczCodec) c2 = codec_for_json ("{\"id\": \"delta\", \"dtype\": \"|u1\"}", &w2);
+    g_autoptr (GBytes) in2 = g_bytes_new (u, 2);
+    g_autoptr (GBytes) enc2 = run (c2, w2, TRUE, in2);
+    g_autoptr (GBytes) dec2 = run (c2, w2, FALSE, enc2);
+    g_assert_cmpmem (g_bytes_get_data (enc2, NULL), 2, e, 2);
+    assert_bytes_equal (dec2, in2);
+  }
+}
+
+static void
+test_delta_json (void)
+{
+  assert_json_form ("{\"id\": \"delta\", \"dtype\": \"<i4\"}",
+                    "{\"id\": \"delta\", \"dtype\": \"<i4\", \"astype\": \"<i4\"}");
+  assert_json_form ("{\"id\": \"delta\", \"dtype\": \"i2\", \"astype\": \"i1\"}",
+                    "{\"id\": \"delta\", \"dtype\": \"<i2\", \"astype\": \"|i1\"}");
+  assert_json_form ("{\"id\": \"delta\", \"dtype\": \">f8\", \"astype\": null}",
+                    "{\"id\": \"delta\", \"dtype\": \">f8\", \"astype\": \">f8\"}");
+  assert_json_form ("{\"id\": \"delta\", \"dtype\": \"<u1\"}",
+                    "{\"id\": \"delta\", \"dtype\": \"|u1\", \"astype\": \"|u1\"}");
+  /* integers and floats mixed, types numcodecs has that Ncz does not run */
+  assert_json_rejected ("delta", "{\"id\": \"delta\", \"dtype\": \"<i4\", \"astype\": \"<f8\"}",
+                        "{\"id\": \"delta\", \"dtype\": \"<i4\", \"astype\": \"<f8\"}");
+  assert_json_rejected ("delta", "{\"id\": \"delta\", \"dtype\": \"<f2\"}", "'<f2'");
+  assert_json_rejected ("delta", "{\"id\": \"delta\", \"dtype\": \"|b1\"}", "'|b1'");
+  assert_json_rejected ("delta", "{\"id\": \"delta\", \"dtype\": \"<U8\"}", "'<U8'");
+  assert_json_rejected ("delta", "{\"id\": \"delta\"}", "'dtype' is missing");
+  assert_json_rejected ("delta", "{\"id\": \"delta\", \"dtype\": 4}", "'dtype'");
+}
+
+static void
+test_delta_errors (void)
+{
+  g_autoptr (GArray) working = NULL;
+  g_autoptr (NczCodec) codec = codec_for_json ("{\"id\": \"delta\", \"dtype\": \"<i4\", \"astype\": \"<i2\"}",
+                                               &working);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) odd = g_bytes_new ("abcdef", 6);
+  g_autoptr (GBytes) out = ncz_codec_encode (codec, (const guint *) working->data, working->len,
+                                             odd, &error);
+  guint bad[2] = { 0x12345, 7 };
+
+  g_assert_null (out);
+  g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "delta"));
+  g_clear_error (&error);
+  /* decoding: 3 bytes are not whole int16 elements */
+  assert_decode_fails (codec, working, (const guint8 *) "abc", 3, NCZ_CODEC_ERROR_CORRUPT, "'<i2'");
+  /* parameters that are not element types */
+  out = ncz_codec_encode (codec, bad, 2, odd, &error);
+  g_assert_null (out);
+  g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
+  g_assert_nonnull (strstr (error->message, "delta"));
+}
+
+/* ---- numcodecs, both ways ---- */
+
+static void
+test_numcodecs (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ncz-codecs-c-XXXXXX", &error);
+  g_autoptr (GDir) d = NULL;
+  const char *name;
+  guint n_cases = 0;
+
+  g_assert_no_error (error);
+  if (!run_helper ("encode", dir))
+    {
+      remove_tree (dir);
+      return;
+    }
+  d = g_dir_open (dir, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *json_text = NULL;
+      g_autofree char *json_path = NULL;
+      g_autofree char *ncz_path = NULL;
+      g_autofree char *cname = NULL;
+      g_autoptr (GArray) working = NULL;
+      g_autoptr (NczCodec) codec = NULL;
+      g_autoptr (GBytes) raw = NULL, enc = NULL, dec = NULL, mine = NULL, decoded = NULL;
+      gsize n_mine, n_enc;
+      const guint8 *p_mine, *p_enc;
+      gboolean is_gzip;
+
+      if (!g_str_has_suffix (name, ".json"))
+        continue;
+      cname = g_strndup (name, strlen (name) - 5);
+      json_path = g_build_filename (dir, name, NULL);
+      g_assert_true (g_file_get_contents (json_path, &json_text, NULL, &error));
+      codec = codec_for_json (json_text, &working);
+      is_gzip = g_str_equal (ncz_codec_get_codec_id (codec), "gzip");
+      raw = read_file_bytes (dir, cname, ".raw");
+      enc = read_file_bytes (dir, cname, ".enc");
+      dec = read_file_bytes (dir, cname, ".dec");
+
+      /* Ncz decodes what numcodecs wrote to what numcodecs decodes */
+      decoded = run (codec, working, FALSE, enc);
+      if (g_bytes_compare (decoded, dec) != 0)
+        g_error ("%s: Ncz decodes numcodecs' encoding differently", cname);
+
+      /* Ncz encodes to numcodecs' bytes (gzip: but for the time stamp) */
+      mine = run (codec, working, TRUE, raw);
+      p_mine = g_bytes_get_data (mine, &n_mine);
+      p_enc = g_bytes_get_data (enc, &n_enc);
+      if (n_mine != n_enc)
+        g_error ("%s: Ncz encodes to %" G_GSIZE_FORMAT " bytes, numcodecs to %" G_GSIZE_FORMAT,
+                 cname, n_mine, n_enc);
+      for (gsize i = 0; i < n_mine; i++)
+        if (p_mine[i] != p_enc[i] && !(is_gzip && i >= 4 && i < 8))
+          g_error ("%s: Ncz's encoding differs from numcodecs' at byte %" G_GSIZE_FORMAT,
+                   cname, i);
+
+      ncz_path = g_strconcat (dir, G_DIR_SEPARATOR_S, cname, ".ncz", NULL);
+      g_assert_true (g_file_set_contents (ncz_path, (const char *) p_mine, (gssize) n_mine, &error));
+      g_assert_no_error (error);
+      n_cases++;
+    }
+  g_test_message ("%u cases", n_cases);
+  g_assert_cmpuint (n_cases, >=, 87);
+  /* numcodecs decodes what Ncz wrote */
+  run_helper ("check", dir);
+  remove_tree (dir);
+}
+
+/* ---- datasets ---- */
+
+static void
+test_zarr_python_written (void)
+{
+  static const char *const names[] = {
+    "delta_gzip", "delta_narrow", "delta_float", "gzip_only", "delta_be_2d",
+  };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ncz-codecs-c-XXXXXX", &error);
+  g_autofree char *url = NULL;
+  g_autoptr (NczDataset) ds = NULL;
+
+  g_assert_no_error (error);
+  if (!run_helper ("write-zarr", dir))
+    {
+      remove_tree (dir);
+      return;
+    }
+  url = g_strdup_printf ("file://%s/py.zarr#mode=zarr,file", dir);
+  ds = ncz_dataset_open (url, NCZ_OPEN_READ, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      NczVariable *v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), names[i]);
+      g_autoptr (GBytes) expected = read_file_bytes (dir, names[i], ".expect");
+      g_autoptr (GBytes) values = NULL;
+      g_autofree char *codecs = NULL;
+      guint64 start[2] = { 0, 0 }, count[2] = { 0, 0 };
+      guint rank;
+
+      g_assert_nonnull (v);
+      rank = ncz_variable_get_n_dimensions (v);
+      for (guint k = 0; k < rank; k++)
+        count[k] = ncz_dimension_get_length (ncz_variable_get_dimension (v, k));
+      codecs = ncz_variable_get_codecs_json (v);
+      g_test_message ("%s: %s", names[i], codecs);
+      values = ncz_variable_read_bytes (v, rank, start, count, NULL, NULL, &error);
+      g_assert_no_error (error);
+      assert_bytes_equal (values, expected);
+    }
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_assert_no_error (error);
+  remove_tree (dir);
+}
+
+typedef struct {
+  const char *name;
+  NczType type;
+  guint rank;
+  guint64 shape[2];
+  guint64 chunks[2];
+  const char *filters[2];
+  const char *codec_ids;
+} NczWritten;
+
+static void
+fill_values (NczType type, gsize n, guint8 *data)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      gint64 w = (gint64) ((i * i) / 7) - 3000;
+      switch (type)
+        {
+        case NCZ_TYPE_INT:
+          ((gint32 *) data)[i] = (gint32) w;
+          break;
+        case NCZ_TYPE_SHORT:
+          /* a triangle wave: differences fit the int8 of the delta's astype */
+          ((gint16 *) data)[i] = (gint16) (ABS ((gint64) (i % 200) - 100) - 50);
+          break;
+        case NCZ_TYPE_DOUBLE:
+          ((gdouble *) data)[i] = (gdouble) ((gint64) (i % 1000) - 500) * 0.25;
+          break;
+        case NCZ_TYPE_FLOAT:
+          ((gfloat *) data)[i] = (gfloat) (280.0 + 10.0 * sin ((gdouble) i / 30.0));
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+}
+
+static void
+test_ncz_written (void)
+{
+  static const NczWritten vars[] = {
+    { "delta_gzip", NCZ_TYPE_INT, 1, { 1000 }, { 128 },
+      { "{\"id\": \"delta\", \"dtype\": \"<i4\"}", "{\"id\": \"gzip\", \"level\": 5}" },
+      "delta gzip" },
+    { "delta_narrow", NCZ_TYPE_SHORT, 1, { 1000 }, { 100 },
+      { "{\"id\": \"delta\", \"dtype\": \"<i2\", \"astype\": \"|i1\"}", "{\"id\": \"gzip\"}" },
+      "delta gzip" },
+    { "delta_double", NCZ_TYPE_DOUBLE, 1, { 777 }, { 333 },
+      { "{\"id\": \"delta\", \"dtype\": \"<f8\"}", NULL }, "delta" },
+    { "gzip_float", NCZ_TYPE_FLOAT, 1, { 1000 }, { 250 },
+      { "{\"id\": \"gzip\", \"level\": 9}", NULL }, "gzip" },
+    { "delta_2d", NCZ_TYPE_INT, 2, { 35, 23 }, { 10, 7 },
+      { "{\"id\": \"delta\", \"dtype\": \"<i4\"}", "{\"id\": \"gzip\", \"level\": 1}" },
+      "delta gzip" },
+  };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ncz-codecs-c-XXXXXX", &error);
+  g_autofree char *url = NULL;
+  g_autoptr (NczDataset) ds = NULL;
+  NczGroup *root;
+
+  g_assert_no_error (error);
+  url = g_strdup_printf ("file://%s/ncz.zarr#mode=zarr,file", dir);
+  ds = ncz_dataset_create (url, NCZ_CREATE_DEFAULT, NULL, &error);
+  g_assert_no_error (error);
+  root = ncz_dataset_get_root_group (ds);
+  for (guint i = 0; i < G_N_ELEMENTS (vars); i++)
+    {
+      const NczWritten *w = &vars[i];
+      NczDimension *dims[2];
+      NczVariable *v;
+      gsize n = 1, size = ncz_type_get_size (w->type);
+      g_autofree guint8 *data = NULL;
+      g_autofree char *path = NULL;
+      g_autofree char *codecs_path = NULL;
+      guint64 start[2] = { 0, 0 };
+
+      for (guint k = 0; k < w->rank; k++)
+        {
+          g_autofree char *dname = g_strdup_printf ("%s_d%u", w->name, k);
+          dims[k] = ncz_group_add_dimension (root, dname, w->shape[k], FALSE, &error);
+          g_assert_no_error (error);
+          n *= w->shape[k];
+        }
+      v = ncz_group_add_variable (root, w->name, w->type, w->rank, dims, &error);
+      g_assert_no_error (error);
+      g_assert_true (ncz_variable_set_chunk_sizes (v, w->chunks, w->rank, &error));
+      for (guint f = 0; f < 2 && w->filters[f] != NULL; f++)
+        {
+          g_assert_true (ncz_variable_add_filter_json (v, w->filters[f], &error));
+          g_assert_no_error (error);
+        }
+      data = g_malloc (n * size);
+      fill_values (w->type, n, data);
+      g_assert_true (ncz_variable_write (v, w->rank, start, w->shape, NULL, data, n * size, NULL,
+                                         &error));
+      g_assert_no_error (error);
+      path = g_strdup_printf ("%s/%s.expect", dir, w->name);
+      g_assert_true (g_file_set_contents (path, (const char *) data, (gssize) (n * size), &error));
+      codecs_path = g_strdup_printf ("%s/%s.codecs", dir, w->name);
+      g_assert_true (g_file_set_contents (codecs_path, w->codec_ids, -1, &error));
+    }
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_assert_no_error (error);
+  g_clear_object (&ds);
+
+  /* Ncz reads back what it wrote */
+  ds = ncz_dataset_open (url, NCZ_OPEN_READ, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (vars); i++)
+    {
+      NczVariable *v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), vars[i].name);
+      g_autoptr (GBytes) expected = read_file_bytes (dir, vars[i].name, ".expect");
+      guint64 start[2] = { 0, 0 };
+      g_autoptr (GBytes) values = ncz_variable_read_bytes (v, vars[i].rank, start, vars[i].shape,
+                                                           NULL, NULL, &error);
+      g_assert_no_error (error);
+      assert_bytes_equal (values, expected);
+    }
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+
+  /* and zarr-python reads it */
+  run_helper ("read-zarr", dir);
+  remove_tree (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/codecs-c/gzip/format", test_gzip_format);
+  g_test_add_func ("/codecs-c/gzip/roundtrip", test_gzip_roundtrip);
+  g_test_add_func ("/codecs-c/gzip/decode-forms", test_gzip_decode_forms);
+  g_test_add_func ("/codecs-c/gzip/corrupt", test_gzip_corrupt);
+  g_test_add_func ("/codecs-c/gzip/json", test_gzip_json);
+  g_test_add_func ("/codecs-c/delta/roundtrip", test_delta_roundtrip);
+  g_test_add_func ("/codecs-c/delta/known", test_delta_known);
+  g_test_add_func ("/codecs-c/delta/json", test_delta_json);
+  g_test_add_func ("/codecs-c/delta/errors", test_delta_errors);
+  g_test_add_func ("/codecs-c/numcodecs", test_numcodecs);
+  g_test_add_func ("/codecs-c/dataset/zarr-python-written", test_zarr_python_written);
+  g_test_add_func ("/codecs-c/dataset/ncz-written", test_ncz_written);
+  return g_test_run ();
+}

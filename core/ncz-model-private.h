@@ -45,6 +45,18 @@ NCZ_PRIVATE_API gboolean ncz_variable_is_zero_dim (NczVariable *self);
 NCZ_PRIVATE_API void ncz_variable_set_storage_fill_value (NczVariable *self, GBytes *value);
 /* Sets the width of fixed-length strings directly (0: from attributes). */
 NCZ_PRIVATE_API void ncz_variable_set_max_string_length (NczVariable *self, guint width);
+/* Strings stored with their own lengths (Zarr "|O" + "vlen-utf8"): the
+ * width in memory grows to the longest string (see ncz-variable.c). A
+ * variable not set either way follows its dataset's default, set by the
+ * format (pure Zarr: variable length). */
+NCZ_PRIVATE_API void ncz_dataset_set_variable_length_strings (NczDataset *dataset,
+                                                              gboolean variable_length);
+NCZ_PRIVATE_API void ncz_variable_set_variable_length_strings (NczVariable *self,
+                                                               gboolean variable_length);
+NCZ_PRIVATE_API gboolean ncz_variable_has_variable_length_strings (NczVariable *self);
+/* Widens the strings in memory to at least @width bytes (never narrows);
+ * FALSE if @width is too large. */
+NCZ_PRIVATE_API gboolean ncz_variable_grow_string_width (NczVariable *self, gsize width);
 
 /* Moves attribute @name to @position in the variable's attribute order
  * (the end if beyond it); FALSE if there is no such attribute. */

@@ -32,7 +32,9 @@ struct _NczVariable
   gboolean no_fill;
   NczEndianness endianness;
   gboolean zero_dim;
-  guint string_width;     /* set directly; 0 = from attributes */
+  guint string_width;     /* set directly; 0 = from attributes (atomic) */
+  int vlen_strings;       /* -1: the dataset's default, 0: fixed width, 1: variable length */
+  char *storage_dtype;    /* the stored data type to keep (e.g. "|b1"), or NULL */
   NczAttrList attributes;
   GPtrArray *filters;     /* NczFilterSpec */
   NczQuantizeMode quantize_mode;
@@ -84,6 +86,7 @@ ncz_variable_finalize (GObject *object)
   g_clear_pointer (&self->fill, g_bytes_unref);
   ncz_attr_list_clear (&self->attributes);
   g_clear_pointer (&self->filters, g_ptr_array_unref);
+  g_free (self->storage_dtype);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (ncz_variable_parent_class)->finalize (object);
 }
@@ -99,6 +102,7 @@ ncz_variable_init (NczVariable *self)
 {
   self->dimensions = g_ptr_array_new_with_free_func (g_object_unref);
   ncz_attr_list_init (&self->attributes);
+  self->vlen_strings = -1;
   g_mutex_init (&self->lock);
 }
 
@@ -641,9 +645,11 @@ guint
 ncz_variable_get_max_string_length (NczVariable *self)
 {
   gint64 n;
+  guint direct;
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), NCZ_DEFAULT_MAX_STRLEN);
-  if (self->string_width > 0)
-    return self->string_width;
+  direct = (guint) g_atomic_int_get ((gint *) &self->string_width);
+  if (direct > 0)
+    return direct;
   n = int_attribute (ncz_attr_list_find (&self->attributes, "_nczarr_maxstrlen"));
   if (n <= 0 && self->group)
     {
@@ -736,7 +742,114 @@ void
 ncz_variable_set_max_string_length (NczVariable *self, guint width)
 {
   g_return_if_fail (NCZ_IS_VARIABLE (self));
-  self->string_width = width;
+  g_atomic_int_set ((gint *) &self->string_width, (gint) MIN (width, (guint) G_MAXINT32));
+}
+
+/* Strings: how they are held in memory.
+ *
+ * The values of a string variable are held in memory, in the chunk
+ * engine and in the codecs, as fixed-width NUL-padded elements of
+ * ncz_variable_get_max_string_length() bytes. A variable whose strings
+ * are stored with their own lengths (Zarr "|O" with "vlen-utf8") has no
+ * stored width: its width in memory is only how much room each element
+ * gets, and grows to the longest string met. Reading a chunk that holds a
+ * longer string widens the variable (ncz_variable_grow_string_width())
+ * and fails; the read or write is then done again with the new width.
+ * Writing strings longer than the width widens the variable first. A
+ * variable stored at a fixed width (NCZarr "|S<n>") never grows: a longer
+ * string is an error, never cut. */
+
+#define VLEN_DATASET_KEY "ncz-variable-length-strings"
+
+void
+ncz_dataset_set_variable_length_strings (NczDataset *dataset, gboolean variable_length)
+{
+  g_return_if_fail (NCZ_IS_DATASET (dataset));
+  g_object_set_data (G_OBJECT (dataset), VLEN_DATASET_KEY,
+                     GINT_TO_POINTER (variable_length ? 1 : 0));
+}
+
+void
+ncz_variable_set_variable_length_strings (NczVariable *self, gboolean variable_length)
+{
+  g_return_if_fail (NCZ_IS_VARIABLE (self));
+  self->vlen_strings = variable_length ? 1 : 0;
+}
+
+gboolean
+ncz_variable_has_variable_length_strings (NczVariable *self)
+{
+  NczDataset *ds;
+
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  if (self->type != NCZ_TYPE_STRING)
+    return FALSE;
+  if (self->vlen_strings >= 0)
+    return self->vlen_strings == 1;
+  ds = ncz_variable_get_dataset (self);
+  return ds != NULL &&
+         GPOINTER_TO_INT (g_object_get_data (G_OBJECT (ds), VLEN_DATASET_KEY)) == 1;
+}
+
+gboolean
+ncz_variable_grow_string_width (NczVariable *self, gsize width)
+{
+  guint cur;
+
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  if (width > G_MAXINT32)
+    return FALSE;
+  for (;;)
+    {
+      cur = ncz_variable_get_max_string_length (self);
+      if (cur >= width)
+        return TRUE;
+      if (g_atomic_int_compare_and_exchange ((gint *) &self->string_width,
+                                             g_atomic_int_get ((gint *) &self->string_width),
+                                             (gint) width))
+        return TRUE;
+    }
+}
+
+/**
+ * ncz_variable_get_storage_dtype:
+ * @self: a variable
+ *
+ * The stored data type a format keeps for values it widens in memory:
+ * for Zarr, "|b1" for booleans read as ubyte 0 and 1, "<f2" or ">f2" for
+ * half floats read as float. Copying a variable keeps it with
+ * ncz_variable_set_storage_dtype(), so that a copy to Zarr stores the
+ * same data type.
+ *
+ * Returns: (nullable): the stored data type, or %NULL when the values are
+ *   stored as their type says
+ * Since: 1.0
+ */
+const char *
+ncz_variable_get_storage_dtype (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  return self->storage_dtype;
+}
+
+/**
+ * ncz_variable_set_storage_dtype:
+ * @self: a variable
+ * @dtype: (nullable): a stored data type, as ncz_variable_get_storage_dtype()
+ *   returns it, or %NULL
+ *
+ * Asks the format to store the values as @dtype where it can (pure Zarr:
+ * "|b1" for a ubyte variable, "f2" for a float variable); a format or a
+ * type that has no such storage ignores it.
+ *
+ * Since: 1.0
+ */
+void
+ncz_variable_set_storage_dtype (NczVariable *self, const char *dtype)
+{
+  g_return_if_fail (NCZ_IS_VARIABLE (self));
+  g_free (self->storage_dtype);
+  self->storage_dtype = g_strdup (dtype);
 }
 
 void
@@ -1734,11 +1847,23 @@ ncz_variable_read (NczVariable *self, guint n_dims, const guint64 *start,
   if (self->type != NCZ_TYPE_STRING)
     return slab_read_storage (self, n_dims, start, count, st, buffer, cancellable, error);
 
-  /* Strings: read fixed-width storage, then make C strings */
-  storage = alloc_string_storage (self, n, &width, error);
-  if (storage == NULL ||
-      !slab_read_storage (self, n_dims, start, count, st, storage, cancellable, error))
-    return FALSE;
+  /* Strings: read fixed-width storage, then make C strings; again with
+   * the new width when a chunk held longer strings */
+  for (;;)
+    {
+      g_autoptr(GError) local = NULL;
+      storage = alloc_string_storage (self, n, &width, error);
+      if (storage == NULL)
+        return FALSE;
+      if (slab_read_storage (self, n_dims, start, count, st, storage, cancellable, &local))
+        break;
+      if (ncz_variable_get_storage_element_size (self) <= width)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      g_clear_pointer (&storage, g_free);
+    }
   for (guint64 i = 0; i < n; i++)
     {
       const char *s = (const char *) storage + i * width;
@@ -1794,8 +1919,9 @@ quantized_copy (NczVariable *self, gconstpointer buffer, guint64 n, GError **err
  * @count: (array length=n_dims): number of elements along each dimension
  * @stride: (array length=n_dims) (nullable): step along each dimension, %NULL for 1
  * @buffer: the values, C order, native byte order; for a string variable
- *   an array of `const char *` (strings longer than the variable's width
- *   are truncated)
+ *   an array of `const char *` (a string longer than the variable's
+ *   maximum string length is an error, unless the variable is stored with
+ *   variable-length strings)
  * @buffer_size: size of @buffer in bytes
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
@@ -1835,14 +1961,54 @@ ncz_variable_write (NczVariable *self, guint n_dims, const guint64 *start,
   if (self->type != NCZ_TYPE_STRING)
     return slab_write_storage (self, n_dims, start, count, st, buffer, cancellable, error);
 
-  /* Strings: NUL-padded to the width, longer ones truncated */
-  storage = alloc_string_storage (self, n, &width, error);
-  if (storage == NULL)
-    return FALSE;
-  for (guint64 i = 0; i < n; i++)
-    if (in[i])
-      memcpy (storage + i * width, in[i], strnlen (in[i], width));
-  return slab_write_storage (self, n_dims, start, count, st, storage, cancellable, error);
+  /* Strings: NUL-padded to the width. A longer string widens a variable
+   * stored with variable-length strings and is an error for one stored at
+   * a fixed width: never cut. */
+  {
+    gsize longest = 0;
+    guint64 where = 0;
+    for (guint64 i = 0; i < n; i++)
+      if (in[i])
+        {
+          gsize len = strlen (in[i]);
+          if (len > longest)
+            {
+              longest = len;
+              where = i;
+            }
+        }
+    if (longest > ncz_variable_get_max_string_length (self) &&
+        !(ncz_variable_has_variable_length_strings (self) &&
+          ncz_variable_grow_string_width (self, longest)))
+      {
+        g_autofree char *fqn = ncz_variable_get_full_name (self);
+        g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                     "variable '%s': string %" G_GUINT64_FORMAT " of the selection is %"
+                     G_GSIZE_FORMAT " bytes long, longer than the variable's maximum string "
+                     "length of %u bytes (_nczarr_maxstrlen); it is not truncated",
+                     fqn, where, longest, ncz_variable_get_max_string_length (self));
+        return FALSE;
+      }
+  }
+  for (;;)
+    {
+      g_autoptr(GError) local = NULL;
+      storage = alloc_string_storage (self, n, &width, error);
+      if (storage == NULL)
+        return FALSE;
+      for (guint64 i = 0; i < n; i++)
+        if (in[i])
+          memcpy (storage + i * width, in[i], strlen (in[i]));
+      if (slab_write_storage (self, n_dims, start, count, st, storage, cancellable, &local))
+        return TRUE;
+      /* a chunk read back for a partial write held longer strings */
+      if (ncz_variable_get_storage_element_size (self) <= width)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      g_clear_pointer (&storage, g_free);
+    }
 }
 
 static guint64

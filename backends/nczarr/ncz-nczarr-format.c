@@ -359,6 +359,8 @@ nczarr_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
         }
     }
   self->write_layout = requested;
+  /* plain Zarr stores new string variables as "|O" + "vlen-utf8" */
+  ncz_dataset_set_variable_length_strings (dataset, requested == NCZARR_LAYOUT_PURE);
 
   if (ncz_dataset_is_writable (dataset))
     {
@@ -402,6 +404,7 @@ nczarr_create (NczFormat *format, NczDataset *dataset, GCancellable *cancellable
     }
   self->layout = self->write_layout = requested;
   self->convert_pending = FALSE;
+  ncz_dataset_set_variable_length_strings (dataset, requested == NCZARR_LAYOUT_PURE);
   g_free (self->ncproperties);
   self->ncproperties = default_ncproperties ();
   self->ncproperties_found = TRUE;   /* it is written with the metadata */

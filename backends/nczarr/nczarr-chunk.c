@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "nczarr-private.h"
+#include "nczarr-dtype-private.h"
 
 char *
 nczarr_chunk_key (NczVariable *variable, const guint64 *chunk_index)
@@ -31,24 +31,248 @@ nczarr_chunk_key (NczVariable *variable, const guint64 *chunk_index)
   return g_string_free (key, FALSE);
 }
 
-/* Bytes per element in the stored chunk and in the model's buffers. */
+/* Bytes per element in the stored chunk and in the model's buffers
+ * (fixed-width kinds; variable-length strings have no stored width). */
 static void
-element_sizes (NczVariable *variable, gsize *stored, gsize *model)
+element_sizes (NczVariable *variable, NczarrStored kind, gsize *stored, gsize *model)
 {
   NczarrVarInfo *info = nczarr_var_info_peek (variable);
   *model = ncz_variable_get_storage_element_size (variable);
   *stored = *model;
-  if (ncz_variable_get_value_type (variable) == NCZ_TYPE_STRING && info && info->stored_width)
+  if (kind != NCZARR_STORED_PLAIN)
+    *stored = nczarr_storage_stored_size (variable, kind);
+  else if (ncz_variable_get_value_type (variable) == NCZ_TYPE_STRING && info && info->stored_width)
     *stored = info->stored_width;
 }
 
-static gboolean
-needs_swap (NczVariable *variable)
+/* Byte swapping of stored elements: numbers of 2 bytes or more, and the
+ * UTF-32 code units of "U" strings. */
+static gsize
+swap_unit (NczVariable *variable, NczarrStored kind)
 {
   NczType type = ncz_variable_get_value_type (variable);
-  if (type == NCZ_TYPE_CHAR || type == NCZ_TYPE_STRING || ncz_type_get_size (type) < 2)
-    return FALSE;
-  return ncz_endianness_needs_swap (ncz_variable_get_endianness (variable));
+  gsize unit;
+
+  if (kind == NCZARR_STORED_HALF)
+    unit = 2;
+  else if (kind == NCZARR_STORED_UNICODE)
+    unit = 4;
+  else if (type == NCZ_TYPE_CHAR || type == NCZ_TYPE_STRING || kind != NCZARR_STORED_PLAIN)
+    unit = 0;
+  else
+    unit = ncz_type_get_size (type);
+  if (unit < 2 || !ncz_endianness_needs_swap (ncz_variable_get_endianness (variable)))
+    return 0;
+  return unit;
+}
+
+static gboolean
+is_vlen (NczarrStored kind)
+{
+  return kind == NCZARR_STORED_VLEN_UTF8 || kind == NCZARR_STORED_VLEN_BYTES;
+}
+
+static gboolean
+format_is_pure (NczNczarrFormat *self)
+{
+  return g_strcmp0 (ncz_format_get_name (NCZ_FORMAT (self)), "zarr") == 0;
+}
+
+static void
+bad_chunk (GError **error, NczNczarrFormat *self, NczVariable *variable, const char *key,
+           const char *fmt, ...) G_GNUC_PRINTF (5, 6);
+
+static void
+bad_chunk (GError **error, NczNczarrFormat *self, NczVariable *variable, const char *key,
+           const char *fmt, ...)
+{
+  g_autofree char *vname = ncz_variable_get_full_name (variable);
+  g_autofree char *msg = NULL;
+  va_list ap;
+
+  va_start (ap, fmt);
+  msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK,
+               "%s: chunk '%s' of variable '%s': %s", nczarr_format_location (self),
+               key, vname, msg);
+}
+
+static guint32
+get_le32 (const guint8 *p)
+{
+  return (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16 | (guint32) p[3] << 24;
+}
+
+static void
+put_le32 (guint8 *p, guint32 v)
+{
+  p[0] = (guint8) v;
+  p[1] = (guint8) (v >> 8);
+  p[2] = (guint8) (v >> 16);
+  p[3] = (guint8) (v >> 24);
+}
+
+/* Variable-length strings ("vlen-utf8", "vlen-bytes"): a little-endian
+ * uint32 item count, then for each item a uint32 byte length and the
+ * bytes. Decoded into @n elements of @width bytes, NUL-padded. A string
+ * longer than @width widens the variable in memory and fails: the core
+ * reads again at the new width. */
+static guint8 *
+vlen_decode (NczNczarrFormat *self, NczVariable *variable, const char *key,
+             NczarrStored kind, const guint8 *src, gsize len, guint64 n, gsize width,
+             GError **error)
+{
+  gsize pos = 4, longest = 0;
+  guint8 *dst;
+
+  if (len < 4 || get_le32 (src) != n)
+    {
+      bad_chunk (error, self, variable, key, "'%s' data holds %s items, expected %" G_GUINT64_FORMAT,
+                 kind == NCZARR_STORED_VLEN_UTF8 ? "vlen-utf8" : "vlen-bytes",
+                 len < 4 ? "no count of" : "another number of", n);
+      return NULL;
+    }
+  dst = g_try_malloc0 (MAX (n * width, 1));
+  if (dst == NULL)
+    {
+      bad_chunk (error, self, variable, key, "out of memory for %" G_GUINT64_FORMAT
+                 " strings of %" G_GSIZE_FORMAT " bytes", n, width);
+      return NULL;
+    }
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint32 l;
+      if (len - pos < 4 || len - pos - 4 < (l = get_le32 (src + pos)))
+        {
+          bad_chunk (error, self, variable, key, "item %" G_GUINT64_FORMAT
+                     " runs past the end of the decoded data", i);
+          g_free (dst);
+          return NULL;
+        }
+      pos += 4;
+      if (memchr (src + pos, 0, l) != NULL)
+        {
+          bad_chunk (error, self, variable, key, "item %" G_GUINT64_FORMAT " holds a NUL byte, "
+                     "which a string value cannot hold", i);
+          g_free (dst);
+          return NULL;
+        }
+      if (kind == NCZARR_STORED_VLEN_UTF8 && !g_utf8_validate ((const char *) src + pos, l, NULL))
+        {
+          bad_chunk (error, self, variable, key, "item %" G_GUINT64_FORMAT
+                     " is not valid UTF-8 ('vlen-utf8')", i);
+          g_free (dst);
+          return NULL;
+        }
+      if (l <= width)
+        memcpy (dst + i * width, src + pos, l);
+      longest = MAX (longest, l);
+      pos += l;
+    }
+  if (pos != len)
+    {
+      bad_chunk (error, self, variable, key, "%" G_GSIZE_FORMAT " bytes follow the last item",
+                 len - pos);
+      g_free (dst);
+      return NULL;
+    }
+  if (longest > width)
+    {
+      if (!ncz_variable_grow_string_width (variable, longest))
+        bad_chunk (error, self, variable, key, "a string of %" G_GSIZE_FORMAT
+                   " bytes is too long to hold", longest);
+      else
+        bad_chunk (error, self, variable, key, "a string of %" G_GSIZE_FORMAT
+                   " bytes is wider than the %" G_GSIZE_FORMAT " bytes held per string",
+                   longest, width);
+      g_free (dst);
+      return NULL;
+    }
+  return dst;
+}
+
+static GBytes *
+vlen_encode (const guint8 *src, guint64 n, gsize width)
+{
+  GByteArray *out = g_byte_array_new ();
+  guint8 word[4];
+
+  put_le32 (word, (guint32) n);
+  g_byte_array_append (out, word, 4);
+  for (guint64 i = 0; i < n; i++)
+    {
+      const guint8 *s = src + i * width;
+      gsize l = strnlen ((const char *) s, width);
+      put_le32 (word, (guint32) l);
+      g_byte_array_append (out, word, 4);
+      g_byte_array_append (out, s, (guint) l);
+    }
+  return g_byte_array_free_to_bytes (out);
+}
+
+static gboolean
+unicode_decode (NczNczarrFormat *self, NczVariable *variable, const char *key,
+                const guint8 *src, guint64 n, gsize stored, guint8 *dst, gsize width,
+                GError **error)
+{
+  for (guint64 i = 0; i < n; i++)
+    {
+      const guint8 *e = src + i * stored;
+      gsize o = 0;
+      for (gsize k = 0; k + 4 <= stored; k += 4)
+        {
+          guint32 c;
+          char utf8[6];
+          gint l;
+          memcpy (&c, e + k, 4);
+          if (c == 0)
+            break;
+          if (c > 0x10ffffu || (c >= 0xd800u && c <= 0xdfffu))
+            {
+              bad_chunk (error, self, variable, key, "element %" G_GUINT64_FORMAT
+                         " holds U+%X, which is not a Unicode character", i, c);
+              return FALSE;
+            }
+          l = g_unichar_to_utf8 ((gunichar) c, utf8);
+          if (o + (gsize) l > width)
+            {
+              bad_chunk (error, self, variable, key, "element %" G_GUINT64_FORMAT
+                         " is too long for %" G_GSIZE_FORMAT " bytes", i, width);
+              return FALSE;
+            }
+          memcpy (dst + i * width + o, utf8, (gsize) l);
+          o += (gsize) l;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+unicode_encode (NczNczarrFormat *self, NczVariable *variable, const char *key,
+                const guint8 *src, guint64 n, gsize width, guint8 *dst, gsize stored,
+                GError **error)
+{
+  for (guint64 i = 0; i < n; i++)
+    {
+      const char *s = (const char *) src + i * width;
+      glong count = 0;
+      g_autofree gunichar *u = g_utf8_to_ucs4 (s, (glong) strnlen (s, width), NULL, &count, NULL);
+      if (u == NULL || (gsize) count > stored / 4)
+        {
+          bad_chunk (error, self, variable, key, u == NULL
+                     ? "element %" G_GUINT64_FORMAT " is not valid UTF-8"
+                     : "element %" G_GUINT64_FORMAT " has more characters than the dtype's "
+                       "%" G_GSIZE_FORMAT, i, stored / 4);
+          return FALSE;
+        }
+      for (glong k = 0; k < count; k++)
+        {
+          guint32 c = u[k];
+          memcpy (dst + i * stored + (gsize) k * 4, &c, 4);
+        }
+    }
+  return TRUE;
 }
 
 /* Between Fortran (first index fastest) and C element order. */
@@ -192,9 +416,21 @@ nczarr_chunk_read (NczNczarrFormat *self, NczVariable *variable,
   g_autoptr(GBytes) data = NULL;
   GPtrArray *filters = ncz_variable_peek_filters (variable);
   guint64 n_elements = ncz_variable_get_chunk_n_elements (variable);
-  gsize stored, model, expected, len;
+  NczarrStored kind = nczarr_storage_kind (variable, format_is_pure (self));
+  const char *unsupported = nczarr_storage_unsupported (variable);
+  gboolean fortran = info && info->fortran_order && ncz_variable_get_n_dimensions (variable) > 1;
+  gsize stored, model, expected, len, swap;
   guint8 *buf;
 
+  if (unsupported)
+    {
+      g_autofree char *vname = ncz_variable_get_full_name (variable);
+      g_autofree char *akey = nczarr_variable_key (variable);
+      g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED,
+                   "%s: variable '%s' ('%s/.zarray'): %s", nczarr_format_location (self),
+                   vname, akey, unsupported);
+      return NULL;
+    }
   data = ncz_store_read (store, key, cancellable, error);
   if (data == NULL)
     {
@@ -215,8 +451,18 @@ nczarr_chunk_read (NczNczarrFormat *self, NczVariable *variable,
       data = out;
     }
 
-  element_sizes (variable, &stored, &model);
+  element_sizes (variable, kind, &stored, &model);
   len = g_bytes_get_size (data);
+  if (n_elements != G_MAXUINT64 && is_vlen (kind) && n_elements <= G_MAXSIZE / MAX (model, 1))
+    {
+      buf = vlen_decode (self, variable, key, kind, g_bytes_get_data (data, NULL), len,
+                         n_elements, model, error);
+      if (buf == NULL)
+        return NULL;
+      len = n_elements * model;
+      stored = model;
+      goto order;
+    }
   if (n_elements == G_MAXUINT64 || n_elements > G_MAXSIZE / MAX (stored, model))
     expected = G_MAXSIZE;
   else
@@ -231,27 +477,69 @@ nczarr_chunk_read (NczNczarrFormat *self, NczVariable *variable,
       return NULL;
     }
 
-  if (!needs_swap (variable) && stored == model &&
-      !(info && info->fortran_order && ncz_variable_get_n_dimensions (variable) > 1))
+  swap = swap_unit (variable, kind);
+  if (swap == 0 && stored == model && !fortran && kind == NCZARR_STORED_PLAIN)
     return g_steal_pointer (&data);   /* stored as the model wants it: no copy */
   buf = g_bytes_unref_to_data (g_steal_pointer (&data), &len);
-  if (needs_swap (variable))
-    ncz_byteswap_buffer (buf, stored, n_elements);
-  if (info && info->fortran_order && ncz_variable_get_n_dimensions (variable) > 1)
+  if (swap)
+    ncz_byteswap_buffer (buf, swap, len / swap);
+  switch (kind)
+    {
+    case NCZARR_STORED_BOOL:
+      for (gsize i = 0; i < len; i++)
+        buf[i] = buf[i] != 0;
+      break;
+    case NCZARR_STORED_HALF:
+      {
+        float *f = g_malloc (MAX (n_elements * sizeof (float), 1));
+        for (guint64 i = 0; i < n_elements; i++)
+          {
+            guint16 h;
+            memcpy (&h, buf + i * 2, 2);
+            f[i] = nczarr_half_to_float (h);
+          }
+        g_free (buf);
+        buf = (guint8 *) f;
+        len = n_elements * sizeof (float);
+        break;
+      }
+    case NCZARR_STORED_UNICODE:
+      {
+        guint8 *w = g_malloc0 (MAX (n_elements * model, 1));
+        if (!unicode_decode (self, variable, key, buf, n_elements, stored, w, model, error))
+          {
+            g_free (w);
+            g_free (buf);
+            return NULL;
+          }
+        g_free (buf);
+        buf = w;
+        len = n_elements * model;
+        break;
+      }
+    case NCZARR_STORED_PLAIN:
+    case NCZARR_STORED_VLEN_UTF8:
+    case NCZARR_STORED_VLEN_BYTES:
+    default:
+      if (stored != model)
+        {
+          guint8 *w = rewidth (buf, n_elements, stored, model);
+          g_free (buf);
+          buf = w;
+          len = n_elements * model;
+        }
+      break;
+    }
+order:
+  /* every element now has the model's width */
+  if (fortran)
     {
       guint rank;
       const guint64 *cs = ncz_variable_get_chunk_sizes (variable, &rank);
       guint8 *c = g_malloc (MAX (len, 1));
-      transpose (buf, c, cs, rank, stored, TRUE);
+      transpose (buf, c, cs, rank, model, TRUE);
       g_free (buf);
       buf = c;
-    }
-  if (stored != model)
-    {
-      guint8 *w = rewidth (buf, n_elements, stored, model);
-      g_free (buf);
-      buf = w;
-      len = n_elements * model;
     }
   return g_bytes_new_take (buf, len);
 }
@@ -267,11 +555,22 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
   GPtrArray *filters = ncz_variable_peek_filters (variable);
   guint64 n_elements = ncz_variable_get_chunk_n_elements (variable);
   g_autoptr(GBytes) out = NULL;
-  gsize stored, model, len;
+  NczarrStored kind = nczarr_storage_kind (variable, format_is_pure (self));
+  const char *unsupported = nczarr_storage_unsupported (variable);
+  gsize stored, model, len, swap;
   const guint8 *src;
   guint8 *buf;
 
-  element_sizes (variable, &stored, &model);
+  if (unsupported)
+    {
+      g_autofree char *vname = ncz_variable_get_full_name (variable);
+      g_autofree char *akey = nczarr_variable_key (variable);
+      g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED,
+                   "%s: variable '%s' ('%s/.zarray'): %s", nczarr_format_location (self),
+                   vname, akey, unsupported);
+      return FALSE;
+    }
+  element_sizes (variable, kind, &stored, &model);
   src = g_bytes_get_data (data, &len);
   if (n_elements == G_MAXUINT64 || n_elements > G_MAXSIZE / MAX (stored, model) ||
       len != n_elements * model)
@@ -285,28 +584,89 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
     }
 
   gboolean fortran = info && info->fortran_order && ncz_variable_get_n_dimensions (variable) > 1;
-  gboolean swap = needs_swap (variable);
-  if (stored == model && !fortran && !swap)
+  swap = swap_unit (variable, kind);
+  if (stored == model && !fortran && swap == 0 && kind == NCZARR_STORED_PLAIN)
     out = g_bytes_ref (data);   /* stored as given: no copy */
   else
     {
-      if (stored != model)
-        buf = rewidth (src, n_elements, model, stored);
-      else
-        buf = g_memdup2 (src, MAX (len, 1));
-      len = n_elements * stored;
+      g_autofree guint8 *ordered = NULL;
+      const guint8 *m = src;   /* model elements in stored order */
       if (fortran)
         {
           guint rank;
           const guint64 *cs = ncz_variable_get_chunk_sizes (variable, &rank);
-          guint8 *f = g_malloc (MAX (len, 1));
-          transpose (buf, f, cs, rank, stored, FALSE);
-          g_free (buf);
-          buf = f;
+          ordered = g_malloc (MAX (len, 1));
+          transpose (src, ordered, cs, rank, model, FALSE);
+          m = ordered;
         }
-      if (swap)
-        ncz_byteswap_buffer (buf, stored, n_elements);
-      out = g_bytes_new_take (buf, len);
+      switch (kind)
+        {
+        case NCZARR_STORED_VLEN_UTF8:
+        case NCZARR_STORED_VLEN_BYTES:
+          for (guint64 i = 0; kind == NCZARR_STORED_VLEN_UTF8 && i < n_elements; i++)
+            if (!g_utf8_validate ((const char *) m + i * model,
+                                  (gssize) strnlen ((const char *) m + i * model, model), NULL))
+              {
+                bad_chunk (error, self, variable, key, "element %" G_GUINT64_FORMAT
+                           " is not valid UTF-8, which 'vlen-utf8' stores", i);
+                return FALSE;
+              }
+          out = vlen_encode (m, n_elements, model);
+          break;
+        case NCZARR_STORED_BOOL:
+          buf = g_malloc (MAX (len, 1));
+          for (gsize i = 0; i < len; i++)
+            {
+              if (m[i] > 1)
+                {
+                  bad_chunk (error, self, variable, key, "element %" G_GSIZE_FORMAT
+                             " is %u: a '|b1' boolean is 0 or 1", i, m[i]);
+                  g_free (buf);
+                  return FALSE;
+                }
+              buf[i] = m[i];
+            }
+          out = g_bytes_new_take (buf, len);
+          break;
+        case NCZARR_STORED_HALF:
+          buf = g_malloc (MAX (n_elements * 2, 1));
+          for (guint64 i = 0; i < n_elements; i++)
+            {
+              float f;
+              guint16 h;
+              memcpy (&f, m + i * sizeof f, sizeof f);
+              h = nczarr_float_to_half (f);
+              memcpy (buf + i * 2, &h, 2);
+            }
+          len = n_elements * 2;
+          if (swap)
+            ncz_byteswap_buffer (buf, swap, len / swap);
+          out = g_bytes_new_take (buf, len);
+          break;
+        case NCZARR_STORED_UNICODE:
+          buf = g_malloc0 (MAX (n_elements * stored, 1));
+          if (!unicode_encode (self, variable, key, m, n_elements, model, buf, stored, error))
+            {
+              g_free (buf);
+              return FALSE;
+            }
+          len = n_elements * stored;
+          if (swap)
+            ncz_byteswap_buffer (buf, swap, len / swap);
+          out = g_bytes_new_take (buf, len);
+          break;
+        case NCZARR_STORED_PLAIN:
+        default:
+          if (stored != model)
+            buf = rewidth (m, n_elements, model, stored);
+          else
+            buf = g_memdup2 (m, MAX (len, 1));
+          len = n_elements * stored;
+          if (swap)
+            ncz_byteswap_buffer (buf, swap, len / swap);
+          out = g_bytes_new_take (buf, len);
+          break;
+        }
     }
 
   for (guint i = 0; filters && i < filters->len; i++)

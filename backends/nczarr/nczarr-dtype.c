@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "nczarr-private.h"
+#include "nczarr-dtype-private.h"
 
 /* Widest fixed-length string accepted in a dtype ("|S<n>"). */
 #define NCZARR_MAX_STRING_WIDTH (1u << 24)
@@ -479,4 +479,380 @@ nczarr_value_to_json (NczType type, gconstpointer value)
     default:
       return ncz_json_new_null ();
     }
+}
+
+
+/* ---- stored forms that differ from the model's ---- */
+
+static NczEndianness
+order_endianness (char order)
+{
+  if (order == '>')
+    return NCZ_ENDIANNESS_BIG;
+  if (order == '<')
+    return NCZ_ENDIANNESS_LITTLE;
+  return NCZ_ENDIANNESS_NATIVE;
+}
+
+void
+nczarr_array_dtype_parse (const char *dtype, gboolean pure_zarr,
+                          gboolean netcdf_written, NczarrArrayDtype *out)
+{
+  const char *p = dtype;
+  char order = 0;
+  char kind;
+
+  memset (out, 0, sizeof *out);
+  if (nczarr_dtype_parse (dtype, pure_zarr, netcdf_written, &out->dt))
+    {
+      out->stored = NCZARR_STORED_PLAIN;
+      return;
+    }
+  memset (&out->dt, 0, sizeof out->dt);
+  out->dt.stored_size = 1;
+  out->dt.endianness = NCZ_ENDIANNESS_NATIVE;
+  if (*p == '<' || *p == '>' || *p == '|' || *p == '=')
+    order = *p++;
+  kind = *p ? *p++ : '\0';
+
+  if (kind == 'b' && g_str_equal (p, "1") && order != '<' && order != '>')
+    {
+      out->dt.type = NCZ_TYPE_UBYTE;
+      out->stored = NCZARR_STORED_BOOL;
+      return;
+    }
+  if (kind == 'f' && g_str_equal (p, "2"))
+    {
+      out->dt.type = NCZ_TYPE_FLOAT;
+      out->dt.stored_size = 2;
+      out->dt.endianness = order_endianness (order);
+      out->stored = NCZARR_STORED_HALF;
+      return;
+    }
+  if (kind == 'O' && *p == '\0')
+    {
+      out->dt.type = NCZ_TYPE_STRING;
+      out->stored = NCZARR_STORED_VLEN_UTF8;   /* until the codec is known */
+      out->is_object = TRUE;
+      return;
+    }
+  if (kind == 'U' && g_ascii_isdigit (*p))
+    {
+      char *end = NULL;
+      guint64 n = g_ascii_strtoull (p, &end, 10);
+      /* room for the UTF-8 of n code points in memory */
+      if (*end == '\0' && n >= 1 && n <= G_MAXINT32 / 4)
+        {
+          out->dt.type = NCZ_TYPE_STRING;
+          out->dt.stored_size = (gsize) n * 4;
+          out->dt.endianness = order_endianness (order);
+          out->stored = NCZARR_STORED_UNICODE;
+          return;
+        }
+    }
+
+  /* not supported: a placeholder the dataset can show */
+  out->dt.type = NCZ_TYPE_UBYTE;
+  out->unsupported = g_strdup_printf ("\"dtype\" '%s' is not supported (supported: integers, "
+                                      "floats 'f2'/'f4'/'f8', booleans '|b1', strings "
+                                      "'S<n>', 'U<n>', '|O' with 'vlen-utf8' or 'vlen-bytes')",
+                                      dtype ? dtype : "");
+}
+
+void
+nczarr_array_dtype_clear (NczarrArrayDtype *out)
+{
+  g_clear_pointer (&out->unsupported, g_free);
+}
+
+void
+nczarr_array_dtype_take_object_codec (NczarrArrayDtype *out, GPtrArray *specs)
+{
+  NczFilterSpec *first = specs && specs->len > 0 ? g_ptr_array_index (specs, 0) : NULL;
+  const char *id = first ? first->codec_id : NULL;
+
+  if (!out->is_object || out->unsupported)
+    return;
+  if (id && g_str_equal (id, "vlen-utf8"))
+    out->stored = NCZARR_STORED_VLEN_UTF8;
+  else if (id && g_str_equal (id, "vlen-bytes"))
+    out->stored = NCZARR_STORED_VLEN_BYTES;
+  else
+    {
+      if (id == NULL)
+        out->unsupported = g_strdup ("\"dtype\" '|O' without an object codec first in "
+                                     "\"filters\" is not supported");
+      else if (g_str_equal (id, "pickle"))
+        out->unsupported = g_strdup ("object codec 'pickle' of \"dtype\" '|O' is not supported "
+                                     "(unpickling could run code from the dataset)");
+      else
+        out->unsupported = g_strdup_printf ("object codec '%s' of \"dtype\" '|O' is not "
+                                            "supported (supported: 'vlen-utf8', 'vlen-bytes')",
+                                            id);
+      return;
+    }
+  g_ptr_array_remove_index (specs, 0);
+}
+
+void
+nczarr_array_dtype_normalize_fill (const NczarrArrayDtype *adt, NczJson *zarray)
+{
+  const NczJson *fill = ncz_json_object_get (zarray, "fill_value");
+
+  if (adt->stored == NCZARR_STORED_BOOL && fill && ncz_json_get_kind (fill) == NCZ_JSON_BOOLEAN)
+    ncz_json_object_set (zarray, "fill_value",
+                         ncz_json_new_uint64 (ncz_json_get_boolean (fill) ? 1 : 0));
+  /* an object array's fill is a string; zarr-python's default 0 (or any
+   * other non-string) means none: the empty string */
+  if (adt->is_object && fill && ncz_json_get_kind (fill) != NCZ_JSON_STRING &&
+      ncz_json_get_kind (fill) != NCZ_JSON_NULL)
+    ncz_json_object_remove (zarray, "fill_value");
+}
+
+typedef struct {
+  NczarrStored kind;
+  gsize stored_size;
+  char *unsupported;
+  char *dtype;         /* as found */
+} NczarrStorage;
+
+static void
+storage_free (gpointer data)
+{
+  NczarrStorage *st = data;
+  g_free (st->unsupported);
+  g_free (st->dtype);
+  g_free (st);
+}
+
+static GQuark storage_quark (void);
+G_DEFINE_QUARK (ncz-nczarr-storage, storage)
+
+static NczarrStorage *
+storage_peek (NczVariable *variable)
+{
+  return g_object_get_qdata (G_OBJECT (variable), storage_quark ());
+}
+
+void
+nczarr_storage_attach (NczVariable *variable, const NczarrArrayDtype *adt, const char *dtype)
+{
+  NczarrStorage *st = g_new0 (NczarrStorage, 1);
+
+  st->kind = adt->stored;
+  st->stored_size = adt->dt.stored_size;
+  st->unsupported = g_strdup (adt->unsupported);
+  st->dtype = g_strdup (dtype);
+  g_object_set_qdata_full (G_OBJECT (variable), storage_quark (), st, storage_free);
+
+  if (adt->dt.type == NCZ_TYPE_STRING && !adt->unsupported)
+    ncz_variable_set_variable_length_strings (variable,
+                                              st->kind == NCZARR_STORED_VLEN_UTF8 ||
+                                              st->kind == NCZARR_STORED_VLEN_BYTES);
+  if (adt->unsupported)
+    return;
+  if (st->kind == NCZARR_STORED_BOOL || st->kind == NCZARR_STORED_HALF)
+    ncz_variable_set_storage_dtype (variable, dtype);
+  /* room in memory for the UTF-8 of the stored code points */
+  if (st->kind == NCZARR_STORED_UNICODE)
+    ncz_variable_set_max_string_length (variable, (guint) st->stored_size);
+}
+
+void
+nczarr_storage_object_fill (NczVariable *variable, const NczJson *fill_value)
+{
+  gsize len = 0;
+  const char *text;
+  g_autoptr(GBytes) b = NULL;
+
+  if (fill_value == NULL || ncz_json_get_kind (fill_value) != NCZ_JSON_STRING ||
+      ncz_variable_has_user_fill_value (variable))
+    return;
+  text = ncz_json_get_string (fill_value, &len);
+  if (len == 0 || strlen (text) != len)
+    return;
+  ncz_variable_grow_string_width (variable, len);
+  b = g_bytes_new (text, len + 1);
+  ncz_variable_set_storage_fill_value (variable, b);
+}
+
+const char *
+nczarr_storage_unsupported (NczVariable *variable)
+{
+  NczarrStorage *st = storage_peek (variable);
+  return st ? st->unsupported : NULL;
+}
+
+static gboolean
+storage_dtype_is (NczVariable *variable, const char *suffix)
+{
+  const char *d = ncz_variable_get_storage_dtype (variable);
+  if (d == NULL)
+    return FALSE;
+  if (*d == '<' || *d == '>' || *d == '|' || *d == '=')
+    d++;
+  return g_str_equal (d, suffix);
+}
+
+NczarrStored
+nczarr_storage_kind (NczVariable *variable, gboolean pure)
+{
+  NczarrStorage *st = storage_peek (variable);
+  NczType type = ncz_variable_get_value_type (variable);
+
+  if (st)
+    return st->kind;
+  /* a variable defined since the dataset was opened */
+  if (type == NCZ_TYPE_STRING && ncz_variable_has_variable_length_strings (variable))
+    return NCZARR_STORED_VLEN_UTF8;
+  if (pure && type == NCZ_TYPE_UBYTE && storage_dtype_is (variable, "b1"))
+    return NCZARR_STORED_BOOL;
+  if (pure && type == NCZ_TYPE_FLOAT && storage_dtype_is (variable, "f2"))
+    return NCZARR_STORED_HALF;
+  return NCZARR_STORED_PLAIN;
+}
+
+gsize
+nczarr_storage_stored_size (NczVariable *variable, NczarrStored kind)
+{
+  NczarrStorage *st = storage_peek (variable);
+
+  switch (kind)
+    {
+    case NCZARR_STORED_BOOL: return 1;
+    case NCZARR_STORED_HALF: return 2;
+    case NCZARR_STORED_UNICODE: return st ? st->stored_size : 4;
+    case NCZARR_STORED_PLAIN:
+    case NCZARR_STORED_VLEN_UTF8:
+    case NCZARR_STORED_VLEN_BYTES:
+    default:
+      return ncz_variable_get_storage_element_size (variable);
+    }
+}
+
+static char
+endianness_prefix (NczVariable *variable)
+{
+  switch (ncz_variable_get_endianness (variable))
+    {
+    case NCZ_ENDIANNESS_BIG: return '>';
+    case NCZ_ENDIANNESS_LITTLE: return '<';
+    case NCZ_ENDIANNESS_NATIVE:
+    default:
+      return G_BYTE_ORDER == G_BIG_ENDIAN ? '>' : '<';
+    }
+}
+
+void
+nczarr_storage_fix_zarray (NczVariable *variable, gboolean pure, NczJson *zarray)
+{
+  NczarrStorage *st = storage_peek (variable);
+  NczarrStored kind = nczarr_storage_kind (variable, pure);
+  char *dtype = NULL;
+
+  if (st && st->unsupported)
+    {
+      ncz_json_object_set (zarray, "dtype", ncz_json_new_string (st->dtype, -1));
+      return;
+    }
+  switch (kind)
+    {
+    case NCZARR_STORED_BOOL:
+      dtype = g_strdup ("|b1");
+      break;
+    case NCZARR_STORED_HALF:
+      dtype = g_strdup_printf ("%cf2", endianness_prefix (variable));
+      break;
+    case NCZARR_STORED_UNICODE:
+      dtype = g_strdup_printf ("%cU%" G_GSIZE_FORMAT, endianness_prefix (variable),
+                               nczarr_storage_stored_size (variable, kind) / 4);
+      break;
+    case NCZARR_STORED_VLEN_UTF8:
+    case NCZARR_STORED_VLEN_BYTES:
+      {
+        const NczJson *old = ncz_json_object_get (zarray, "filters");
+        NczJson *list = ncz_json_new_array ();
+        NczJson *codec = ncz_json_new_object ();
+        g_autoptr(GBytes) fill = ncz_variable_get_fill_value (variable);
+        gsize len = 0;
+        const char *f = fill ? g_bytes_get_data (fill, &len) : NULL;
+
+        ncz_json_object_set (codec, "id",
+                             ncz_json_new_string (kind == NCZARR_STORED_VLEN_UTF8
+                                                  ? "vlen-utf8" : "vlen-bytes", -1));
+        ncz_json_array_append (list, codec);
+        if (old && ncz_json_get_kind (old) == NCZ_JSON_ARRAY)
+          for (gsize i = 0; i < ncz_json_array_get_length (old); i++)
+            {
+              g_autofree char *t = ncz_json_to_string (ncz_json_array_get (old, i), FALSE);
+              ncz_json_array_append (list, ncz_json_parse (t, -1, NULL));
+            }
+        ncz_json_object_set (zarray, "filters", list);
+        /* the fill value of an object array is the string itself */
+        if (ncz_variable_get_no_fill (variable))
+          ncz_json_object_set (zarray, "fill_value", ncz_json_new_null ());
+        else
+          ncz_json_object_set (zarray, "fill_value",
+                               ncz_json_new_string (f ? f : "", f ? (gssize) strnlen (f, len) : 0));
+        dtype = g_strdup ("|O");
+        break;
+      }
+    case NCZARR_STORED_PLAIN:
+    default:
+      return;
+    }
+  ncz_json_object_set (zarray, "dtype", ncz_json_new_string (dtype, -1));
+  g_free (dtype);
+}
+
+float
+nczarr_half_to_float (guint16 h)
+{
+  guint32 sign = ((guint32) h & 0x8000u) << 16;
+  guint32 exp = (h >> 10) & 0x1fu;
+  guint32 mant = h & 0x3ffu;
+  guint32 bits;
+  float f;
+
+  if (exp == 0)
+    {
+      f = ldexpf ((float) mant, -24);
+      return sign ? -f : f;
+    }
+  if (exp == 31)
+    bits = sign | 0x7f800000u | (mant << 13);
+  else
+    bits = sign | ((exp + 112u) << 23) | (mant << 13);
+  memcpy (&f, &bits, sizeof f);
+  return f;
+}
+
+guint16
+nczarr_float_to_half (float f)
+{
+  guint32 bits;
+  guint16 sign;
+  float a;
+
+  memcpy (&bits, &f, sizeof bits);
+  sign = (guint16) ((bits >> 16) & 0x8000u);
+  if (isnan (f))
+    return (guint16) (sign | 0x7e00u | ((bits >> 13) & 0x3ffu));
+  a = fabsf (f);
+  if (a >= 65520.0f)
+    return (guint16) (sign | 0x7c00u);   /* infinity, or too large */
+  if (a < 6.103515625e-05f)
+    {
+      /* subnormal half: a multiple of 2^-24, rounded to nearest even */
+      return (guint16) (sign | (guint16) nearbyintf (a * 16777216.0f));
+    }
+  {
+    guint32 exp = ((bits >> 23) & 0xffu) - 127u + 15u;
+    guint32 mant = bits & 0x7fffffu;
+    guint32 half = (exp << 10) | (mant >> 13);
+    guint32 rem = mant & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (half & 1u)))
+      half++;
+    return (guint16) (sign | half);
+  }
 }

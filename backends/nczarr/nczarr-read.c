@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "nczarr-private.h"
+#include "nczarr-dtype-private.h"
 
 /* Largest number of elements of one array (exactly representable as a
  * double, as in JavaScript and zarr-python's JSON). */
@@ -906,6 +906,7 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
   g_autoptr(GError) local = NULL;
   const NczJson *node;
   const NczJson *info = NULL;
+  g_auto(NczarrArrayDtype) adt = { 0 };
   NczarrDtype dt;
   const char *dtype;
   char separator = '.';
@@ -987,13 +988,10 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
       return FALSE;
     }
   dtype = ncz_json_get_string (node, NULL);
-  if (!nczarr_dtype_parse (dtype, r->pure, r->netcdf_written, &dt))
-    {
-      g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED,
-                   "%s: \"dtype\" \"%s\" is not supported (supported: integers, "
-                   "floats \"f4\"/\"f8\", fixed strings \"S<n>\")", zarray_key, dtype);
-      return FALSE;
-    }
+  /* a dtype that is not supported does not fail the open: the array is
+   * shown and reading it fails (nczarr-dtype.c) */
+  nczarr_array_dtype_parse (dtype, r->pure, r->netcdf_written, &adt);
+  dt = adt.dt;
   if (chunk_elements > NCZARR_MAX_CHUNK_BYTES / dt.stored_size)
     {
       bad_metadata (error, zarray_key, "\"chunks\" describes a chunk that is too large");
@@ -1029,6 +1027,7 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
   filters = parse_filters (r, zarray_key, zarray, error);
   if (filters == NULL)
     return FALSE;
+  nczarr_array_dtype_take_object_codec (&adt, filters);
 
   /* NCZarr array information */
   if (!r->pure)
@@ -1209,12 +1208,18 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
   if (!load_attributes (r, zattrs_key, zattrs, types, types_where, var,
                         set_variable_attribute, TRUE, error))
     return FALSE;
-  if (!apply_fill (r, var, akey, dtype, dt.type, zarray, zattrs, types, error))
+  nczarr_storage_attach (var, &adt, dtype);
+  nczarr_array_dtype_normalize_fill (&adt, zarray);
+  if (adt.unsupported == NULL &&
+      !apply_fill (r, var, akey, dtype, dt.type, zarray, zattrs, types, error))
     return FALSE;
   keep_fill_value_place (var, zattrs);
   /* the stored width wins over the attributes' */
-  if (dt.type == NCZ_TYPE_STRING && ncz_variable_get_max_string_length (var) != dt.stored_size)
+  if (adt.stored == NCZARR_STORED_PLAIN && dt.type == NCZ_TYPE_STRING &&
+      ncz_variable_get_max_string_length (var) != dt.stored_size)
     ncz_variable_set_max_string_length (var, (guint) dt.stored_size);
+  if (adt.unsupported == NULL && adt.is_object)
+    nczarr_storage_object_fill (var, ncz_json_object_get (zarray, "fill_value"));
   ncz_variable_set_filters (var, filters->len ? g_steal_pointer (&filters) : NULL);
   return TRUE;
 }

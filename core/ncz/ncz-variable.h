@@ -109,6 +109,10 @@ NCZ_AVAILABLE_IN_ALL
 guint ncz_variable_get_max_string_length (NczVariable *self);
 NCZ_AVAILABLE_IN_ALL
 gsize ncz_variable_get_storage_element_size (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+const char *ncz_variable_get_storage_dtype (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+void ncz_variable_set_storage_dtype (NczVariable *self, const char *dtype);
 
 NCZ_AVAILABLE_IN_ALL
 char *ncz_variable_get_codecs_json (NczVariable *self);

@@ -23,7 +23,7 @@ write_store (const char *path, const char *fragment)
   double dv[2] = { 1.5, 2.5 }, dfill = 1.23456789012, dnan = NAN;
   gint32 s = 7, be[3] = { 1, 2, 3 }, five = 5;
   guint64 start[2] = { 0, 0 }, count[2] = { 4, 3 }, c1 = 1, two = 2, three = 3;
-  const char *strs[] = { "a", "bb", "a string", NULL };
+  const char *strs[] = { "a", "bb", "a str", NULL };
   char fillc = 'x';
 
   g_assert_no_error (error);

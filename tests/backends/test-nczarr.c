@@ -369,7 +369,7 @@ test_types_roundtrip (void)
       {
         NczVariable *c = ncz_group_add_variable (root, "chars", NCZ_TYPE_CHAR, 1, &n, &error);
         NczVariable *s = ncz_group_add_variable (root, "strs", NCZ_TYPE_STRING, 1, &n, &error);
-        const char *sv[] = { "a", "bb", "a string that is long", NULL };
+        const char *sv[] = { "a", "bb", "a str", NULL };
         g_autoptr(NczAttribute) w = NULL;
         gint32 five = 5;
         g_assert_no_error (error);
@@ -392,14 +392,19 @@ test_types_roundtrip (void)
         g_assert_cmpuint (p[3], ==, 1);
         g_free (za);
         za = nczt_get (store, "strs/.zarray");
-        g_assert_nonnull (strstr (za, "\"dtype\": \"|S5\""));
+        /* plain Zarr stores strings with their lengths (test-nczarr-dtypes.c) */
+        g_assert_nonnull (strstr (za, pure ? "\"dtype\": \"|O\"" : "\"dtype\": \"|S5\""));
         g_free (za);
         za = nczt_get (store, "chars/.zarray");
         g_assert_nonnull (strstr (za, "\"dtype\": \">S1\""));
         g_bytes_unref (chunk);
         chunk = ncz_store_read (NCZ_STORE (store), "strs/0", NULL, &error);
-        g_assert_cmpuint (g_bytes_get_size (chunk), ==, 15);
-        g_assert_cmpmem (g_bytes_get_data (chunk, NULL), 15, "a\0\0\0\0bb\0\0\0a str", 15);
+        if (pure)
+          g_assert_cmpmem (g_bytes_get_data (chunk, NULL), g_bytes_get_size (chunk),
+                           "\3\0\0\0\1\0\0\0a\2\0\0\0bb\5\0\0\0a str", 24);
+        else
+          g_assert_cmpmem (g_bytes_get_data (chunk, NULL), g_bytes_get_size (chunk),
+                           "a\0\0\0\0bb\0\0\0a str", 15);
       }
 
       back = nczt_open_mem (store, fragments[f], NCZ_OPEN_READ, &error);
@@ -436,7 +441,8 @@ test_types_roundtrip (void)
         NczVariable *s = nczt_var (back, "strs");
         g_auto(GStrv) got = nczt_read_strings (s);
         g_assert_cmpint (ncz_variable_get_value_type (s), ==, NCZ_TYPE_STRING);
-        g_assert_cmpuint (ncz_variable_get_max_string_length (s), ==, 5);
+        if (!pure)
+          g_assert_cmpuint (ncz_variable_get_max_string_length (s), ==, 5);
         g_assert_cmpstr (got[0], ==, "a");
         g_assert_cmpstr (got[1], ==, "bb");
         g_assert_cmpstr (got[2], ==, "a str");
@@ -1025,11 +1031,7 @@ static const BadCase bad_cases[] = {
   { "chunk-rank", "v/.zarray", "{\"zarr_format\": 2, \"shape\": [2], \"dtype\": \"<i4\", \"chunks\": [2,2], "
     "\"fill_value\": 0, \"_nczarr_array\": {\"dimrefs\": [\"/x\"]}}", 0,
     NCZ_BACKEND_ERROR_BAD_METADATA, "v/.zarray", "\"chunks\" has 2 entries" },
-  { "unknown-dtype", "v/.zarray", "{\"zarr_format\": 2, \"shape\": [2], \"dtype\": \"<U3\", \"chunks\": [2], "
-    "\"fill_value\": \"\", \"_nczarr_array\": {\"dimrefs\": [\"/x\"]}}", 0,
-    NCZ_BACKEND_ERROR_UNSUPPORTED, "v/.zarray", "\"dtype\" \"<U3\"" },
-  { "bool-dtype", "v/.zarray", "{\"zarr_format\": 2, \"shape\": [2], \"dtype\": \"|b1\", \"chunks\": [2], "
-    "\"fill_value\": false}", 0, NCZ_BACKEND_ERROR_UNSUPPORTED, "v/.zarray", "\"|b1\"" },
+  /* dtypes that are not supported open; reading fails (test-nczarr-dtypes.c) */
   { "zarr-format-3", "v/.zarray", "{\"zarr_format\": 3, \"shape\": [2], \"dtype\": \"<i4\", \"chunks\": [2], "
     "\"fill_value\": 0}", 0, NCZ_BACKEND_ERROR_UNSUPPORTED, "v/.zarray", "\"zarr_format\" is 3" },
   { "missing-dimref", "v/.zarray", "{\"zarr_format\": 2, \"shape\": [2], \"dtype\": \"<i4\", \"chunks\": [2], "

@@ -65,6 +65,9 @@ def codec_cases():
     for level in (1, 5, 9, 0, -1):
         for name, blob in blobs.items():
             cases.append(('gzip%d-%s' % (level, name), numcodecs.GZip(level=level), blob))
+    for name, blob in blobs.items():
+        cases.append(('crc32-%s' % name, numcodecs.CRC32(), blob))
+        cases.append(('adler32-%s' % name, numcodecs.Adler32(), blob))
     for kind in INT_TYPES + FLOAT_TYPES:
         for order in ('<', '>'):
             if kind[1] == '1' and order == '>':
@@ -145,6 +148,8 @@ def zarr_arrays():
         'delta_float': (temp, (333,), [numcodecs.Delta(dtype='<f8')], None),
         'gzip_only': (temp, (250,), None, numcodecs.GZip(level=9)),
         'delta_be_2d': (grid, (10, 7), [numcodecs.Delta(dtype='>i4')], numcodecs.GZip(level=5)),
+        'checksums': (ints, (300,), [numcodecs.Delta(dtype='<i4'), numcodecs.CRC32()],
+                      numcodecs.Adler32()),
     }
 
 

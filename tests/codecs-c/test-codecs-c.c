@@ -1,4 +1,5 @@
-/* test-codecs-c.c: the numcodecs codecs without an HDF5 id (gzip, delta)
+/* test-codecs-c.c: the numcodecs codecs without an HDF5 id (gzip, delta,
+ * crc32, adler32)
  * through NczCodec: formats, round trips, parameters and errors; bytes
  * compared with numcodecs 0.11 both ways; arrays written by zarr-python
  * read by Ncz and arrays written by Ncz read by zarr-python.
@@ -470,6 +471,54 @@ test_delta_errors (void)
   g_assert_nonnull (strstr (error->message, "delta"));
 }
 
+/* ---- crc32, adler32 ---- */
+
+static void
+test_checksums (void)
+{
+  static const char *const ids[] = { "crc32", "adler32" };
+  static const gsize sizes[] = { 0, 1, 7, 4096, 100003 };
+  /* zlib's check values of "123456789" */
+  static const guint32 check[] = { 0xcbf43926, 0x091e01de };
+
+  for (guint c = 0; c < G_N_ELEMENTS (ids); c++)
+    {
+      g_autofree char *json = g_strdup_printf ("{\"id\": \"%s\"}", ids[c]);
+      g_autoptr (GArray) working = NULL;
+      g_autoptr (NczCodec) codec = codec_for_json (json, &working);
+      g_autoptr (GBytes) digits = g_bytes_new_static ("123456789", 9);
+      g_autoptr (GBytes) enc = run (codec, working, TRUE, digits);
+      const guint8 *p = g_bytes_get_data (enc, NULL);
+      g_autofree char *text = ncz_codec_params_to_json (codec, NULL, 0, NULL);
+
+      g_assert_cmpstr (text, ==, json);
+      g_assert_cmpuint (g_bytes_get_size (enc), ==, 13);
+      g_assert_cmphex ((guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16
+                       | (guint32) p[3] << 24, ==, check[c]);
+      g_assert_cmpmem (p + 4, 9, "123456789", 9);
+
+      for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+        {
+          g_autoptr (GBytes) input = random_bytes (sizes[s], 40 + s);
+          g_autoptr (GBytes) e = run (codec, working, TRUE, input);
+          g_autoptr (GBytes) d = run (codec, working, FALSE, e);
+          gsize n;
+          g_autofree guint8 *copy = g_memdup2 (g_bytes_get_data (e, &n), g_bytes_get_size (e));
+
+          assert_bytes_equal (d, input);
+          /* any changed byte, in the checksum or the data, is caught */
+          copy[n - 1] ^= 0x10;
+          assert_decode_fails (codec, working, copy, n, NCZ_CODEC_ERROR_CORRUPT, ids[c]);
+          copy[n - 1] ^= 0x10;
+          copy[0] ^= 0x01;
+          assert_decode_fails (codec, working, copy, n, NCZ_CODEC_ERROR_CORRUPT, "mismatch");
+          /* shorter than a checksum */
+          assert_decode_fails (codec, working, copy, MIN (n, 3), NCZ_CODEC_ERROR_CORRUPT,
+                               "no checksum");
+        }
+    }
+}
+
 /* ---- numcodecs, both ways ---- */
 
 static void
@@ -536,7 +585,7 @@ test_numcodecs (void)
       n_cases++;
     }
   g_test_message ("%u cases", n_cases);
-  g_assert_cmpuint (n_cases, >=, 87);
+  g_assert_cmpuint (n_cases, >=, 97);
   /* numcodecs decodes what Ncz wrote */
   run_helper ("check", dir);
   remove_tree (dir);
@@ -548,7 +597,7 @@ static void
 test_zarr_python_written (void)
 {
   static const char *const names[] = {
-    "delta_gzip", "delta_narrow", "delta_float", "gzip_only", "delta_be_2d",
+    "delta_gzip", "delta_narrow", "delta_float", "gzip_only", "delta_be_2d", "checksums",
   };
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ncz-codecs-c-XXXXXX", &error);
@@ -642,6 +691,8 @@ test_ncz_written (void)
     { "delta_2d", NCZ_TYPE_INT, 2, { 35, 23 }, { 10, 7 },
       { "{\"id\": \"delta\", \"dtype\": \"<i4\"}", "{\"id\": \"gzip\", \"level\": 1}" },
       "delta gzip" },
+    { "checksums", NCZ_TYPE_INT, 1, { 1000 }, { 300 },
+      { "{\"id\": \"crc32\"}", "{\"id\": \"adler32\"}" }, "crc32 adler32" },
   };
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ncz-codecs-c-XXXXXX", &error);
@@ -728,6 +779,7 @@ main (int argc, char **argv)
   g_test_add_func ("/codecs-c/delta/known", test_delta_known);
   g_test_add_func ("/codecs-c/delta/json", test_delta_json);
   g_test_add_func ("/codecs-c/delta/errors", test_delta_errors);
+  g_test_add_func ("/codecs-c/checksums", test_checksums);
   g_test_add_func ("/codecs-c/numcodecs", test_numcodecs);
   g_test_add_func ("/codecs-c/dataset/zarr-python-written", test_zarr_python_written);
   g_test_add_func ("/codecs-c/dataset/ncz-written", test_ncz_written);

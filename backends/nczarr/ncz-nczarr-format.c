@@ -239,10 +239,17 @@ requested_layout (NczNczarrFormat *self, NczarrLayout *layout, GError **error)
   return TRUE;
 }
 
+static gboolean consolidated_option (NczNczarrFormat *self, gboolean otherwise,
+                                     gboolean *out, GError **error);
+
 static gboolean
 setup_write_options (NczNczarrFormat *self, GError **error)
 {
   const char *sep = fragment (self, "dimension_separator");
+  gboolean consolidated;
+
+  if (!consolidated_option (self, FALSE, &consolidated, error))
+    return FALSE;
 
   if (sep == NULL || *sep == '\0' || g_str_equal (sep, "."))
     self->separator = '.';
@@ -252,6 +259,28 @@ setup_write_options (NczNczarrFormat *self, GError **error)
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_BAD_URL,
                    "%s: dimension_separator must be \".\" or \"/\"", location (self));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The `consolidated=true|false` fragment key: whether .zmetadata is read
+ * and written; @otherwise when the URL does not say. */
+static gboolean
+consolidated_option (NczNczarrFormat *self, gboolean otherwise, gboolean *out, GError **error)
+{
+  const char *v = fragment (self, "consolidated");
+
+  if (v == NULL)
+    *out = otherwise;
+  else if (*v == '\0' || g_ascii_strcasecmp (v, "true") == 0 || g_str_equal (v, "1"))
+    *out = TRUE;
+  else if (g_ascii_strcasecmp (v, "false") == 0 || g_str_equal (v, "0"))
+    *out = FALSE;
+  else
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_BAD_URL,
+                   "%s: consolidated must be 'true' or 'false', not '%s'", location (self), v);
       return FALSE;
     }
   return TRUE;
@@ -274,6 +303,9 @@ build (NczNczarrFormat *self, NczDataset *dataset, GPtrArray *keys, GPtrArray *t
   o.xarray = url_xarray (self);
   o.ncproperties = self->ncproperties;
   o.default_separator = self->separator;
+  /* .zmetadata: on for pure Zarr, off for NCZarr unless asked (the URL
+   * was checked when the dataset was opened or created) */
+  consolidated_option (self, self->write_layout == NCZARR_LAYOUT_PURE, &o.consolidated, NULL);
   nczarr_build_metadata (dataset, &o, keys, texts);
 }
 
@@ -328,13 +360,17 @@ nczarr_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
   r.xarray = url_xarray (self);
   r.anon_prefix = self->anon_prefix;
   r.dim_owner = owners;
+  if (!consolidated_option (self, TRUE, &r.use_consolidated, error))
+    return FALSE;
 
   if (!nczarr_read_dataset (&r, &local))
     {
+      g_clear_pointer (&r.consolidated, g_hash_table_unref);
       g_free (r.ncproperties);
       g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", location (self));
       return FALSE;
     }
+  g_clear_pointer (&r.consolidated, g_hash_table_unref);
   self->layout = r.layout;
   self->ncproperties_found = r.ncproperties != NULL;
   self->ncproperties = r.ncproperties ? r.ncproperties : default_ncproperties ();
@@ -411,10 +447,14 @@ nczarr_create (NczFormat *format, NczDataset *dataset, GCancellable *cancellable
   return TRUE;
 }
 
+/* Writing order: deepest objects first, the consolidated metadata
+ * (.zmetadata) last, on its own. */
 static guint
 key_depth (const char *key)
 {
-  guint n = 0;
+  guint n = 1;
+  if (g_str_equal (key, NCZARR_CONSOLIDATED_KEY))
+    return 0;
   for (const char *p = key; *p; p++)
     if (*p == '/')
       n++;
@@ -528,6 +568,20 @@ nczarr_sync (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
     }
   if (changed->len > 0)
     {
+      gboolean consolidated = FALSE;
+      consolidated_option (self, self->write_layout == NCZARR_LAYOUT_PURE, &consolidated, NULL);
+      if (!consolidated)
+        {
+          /* a .zmetadata left from before would be stale */
+          g_autoptr(GError) local = NULL;
+          if (!ncz_store_remove (self->store, NCZARR_CONSOLIDATED_KEY, cancellable, &local) &&
+              !g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+            {
+              g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: removing %s: ",
+                                          location (self), NCZARR_CONSOLIDATED_KEY);
+              return FALSE;
+            }
+        }
       self->convert_pending = FALSE;
       self->layout = self->write_layout;
     }

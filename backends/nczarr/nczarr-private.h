@@ -122,13 +122,21 @@ typedef struct {
   const char *anon_prefix;
   char *ncproperties;       /* as found, or NULL */
   GHashTable *dim_owner;    /* NczDimension* -> array key that defined it */
+  /* consolidated metadata (.zmetadata): key -> NczJson object, or NULL
+   * when absent, not asked for, malformed or stale */
+  GHashTable *consolidated;
+  gboolean use_consolidated;  /* look for .zmetadata */
 } NczarrReader;
 
 gboolean nczarr_read_dataset (NczarrReader *reader, GError **error);
 
+/* Key of zarr-python's consolidated metadata at the root of a store. */
+#define NCZARR_CONSOLIDATED_KEY ".zmetadata"
+
 typedef struct {
   NczarrLayout layout;
   gboolean xarray;
+  gboolean consolidated;  /* also write .zmetadata */
   const char *ncproperties;
   char default_separator;
 } NczarrWriteOptions;

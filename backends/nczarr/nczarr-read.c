@@ -47,6 +47,13 @@ read_json (NczarrReader *r, const char *key, GError **error)
   gsize size = 0;
   const char *data;
 
+  if (r->consolidated != NULL)
+    {
+      /* consolidated metadata checked by load_consolidated(): only
+       * objects (an object it does not list does not exist) */
+      NczJson *c = g_hash_table_lookup (r->consolidated, key);
+      return c ? ncz_json_ref (c) : NULL;
+    }
   bytes = ncz_store_read (r->store, key, r->cancellable, &local);
   if (bytes == NULL)
     {
@@ -76,6 +83,12 @@ key_exists (NczarrReader *r, const char *key, gboolean *exists, GError **error)
 {
   g_autoptr(GError) local = NULL;
   guint64 len;
+
+  if (r->consolidated != NULL && g_str_has_prefix (g_strrstr (key, "/") ? g_strrstr (key, "/") + 1 : key, ".z"))
+    {
+      *exists = g_hash_table_contains (r->consolidated, key);
+      return TRUE;
+    }
 
   if (ncz_store_get_length (r->store, key, &len, r->cancellable, &local))
     {
@@ -1530,6 +1543,119 @@ check_superblock (const NczJson *sb, const char *key, const char *name, GError *
   return TRUE;
 }
 
+/* Whether every child of group @gkey that has a .zarray or .zgroup in
+ * the store is listed in @map: one listing per group; an array or group
+ * created after the metadata was consolidated makes it stale. */
+static gboolean
+consolidated_covers_group (NczarrReader *r, GHashTable *map, const char *gkey)
+{
+  g_auto(GStrv) names = ncz_store_list (r->store, gkey, r->cancellable, NULL);
+
+  if (names == NULL)
+    return TRUE;
+  for (guint i = 0; names[i]; i++)
+    {
+      g_autofree char *ckey = NULL;
+      g_autofree char *za = NULL;
+      g_autofree char *zg = NULL;
+      guint64 len;
+
+      if (names[i][0] == '.' || !name_is_valid_segment (names[i]))
+        continue;
+      ckey = nczarr_key_join (gkey, names[i]);
+      za = nczarr_key_join (ckey, ".zarray");
+      zg = nczarr_key_join (ckey, ".zgroup");
+      if (g_hash_table_contains (map, za) || g_hash_table_contains (map, zg))
+        continue;
+      if (ncz_store_get_length (r->store, za, &len, r->cancellable, NULL) ||
+          ncz_store_get_length (r->store, zg, &len, r->cancellable, NULL))
+        {
+          g_debug ("%s: '%s' is not in %s: the consolidated metadata is stale",
+                   nczarr_format_location (r->format), ckey, NCZARR_CONSOLIDATED_KEY);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Reads .zmetadata (zarr_consolidated_format 1) into r->consolidated when
+ * it is well formed and not stale; otherwise the objects are read one by
+ * one, as without it. Never an error: the per-object metadata wins. */
+static void
+load_consolidated (NczarrReader *r)
+{
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(NczJson) node = NULL;
+  g_autoptr(GHashTable) map = NULL;
+  const NczJson *fmt, *meta;
+  gint64 version = 0;
+  gsize size = 0;
+  const char *data;
+  const char *why = NULL;
+
+  if (!r->use_consolidated)
+    return;
+  bytes = ncz_store_read (r->store, NCZARR_CONSOLIDATED_KEY, r->cancellable, &local);
+  if (bytes == NULL)
+    return;
+  data = g_bytes_get_data (bytes, &size);
+  node = ncz_json_parse (data ? data : "", size, NULL);
+  fmt = node && ncz_json_get_kind (node) == NCZ_JSON_OBJECT
+          ? ncz_json_object_get (node, "zarr_consolidated_format") : NULL;
+  meta = node && ncz_json_get_kind (node) == NCZ_JSON_OBJECT
+           ? ncz_json_object_get (node, "metadata") : NULL;
+  if (node == NULL || ncz_json_get_kind (node) != NCZ_JSON_OBJECT)
+    why = "is not a JSON object";
+  else if (fmt == NULL || ncz_json_get_kind (fmt) != NCZ_JSON_NUMBER ||
+           !ncz_json_get_int64 (fmt, &version) || version != 1)
+    why = "\"zarr_consolidated_format\" is not 1";
+  else if (meta == NULL || ncz_json_get_kind (meta) != NCZ_JSON_OBJECT)
+    why = "\"metadata\" is not an object";
+  if (why == NULL)
+    {
+      map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                   (GDestroyNotify) ncz_json_unref);
+      for (gsize i = 0; i < ncz_json_object_get_size (meta) && why == NULL; i++)
+        {
+          const char *key = ncz_json_object_get_key (meta, i);
+          NczJson *v = (NczJson *) ncz_json_object_get_value (meta, i);
+          const char *base = g_strrstr (key, "/") ? g_strrstr (key, "/") + 1 : key;
+          if (!g_str_equal (base, ".zarray") && !g_str_equal (base, ".zgroup") &&
+              !g_str_equal (base, ".zattrs"))
+            continue;
+          if (ncz_json_get_kind (v) != NCZ_JSON_OBJECT)
+            why = "\"metadata\" holds an entry that is not a JSON object";
+          else
+            g_hash_table_replace (map, g_strdup (key), ncz_json_ref (v));
+        }
+    }
+  if (why == NULL && !g_hash_table_contains (map, ".zgroup"))
+    why = "\"metadata\" has no \".zgroup\"";
+  if (why != NULL)
+    {
+      g_debug ("%s: %s %s: ignored", nczarr_format_location (r->format),
+               NCZARR_CONSOLIDATED_KEY, why);
+      return;
+    }
+  /* stale: an array or group of the store that it does not list */
+  {
+    GHashTableIter iter;
+    gpointer k;
+    gboolean ok = consolidated_covers_group (r, map, "");
+    g_hash_table_iter_init (&iter, map);
+    while (ok && g_hash_table_iter_next (&iter, &k, NULL))
+      if (g_str_has_suffix (k, "/.zgroup"))
+        {
+          g_autofree char *gkey = g_strndup (k, strlen (k) - strlen ("/.zgroup"));
+          ok = consolidated_covers_group (r, map, gkey);
+        }
+    if (!ok)
+      return;
+  }
+  r->consolidated = g_steal_pointer (&map);
+}
+
 gboolean
 nczarr_read_dataset (NczarrReader *r, GError **error)
 {
@@ -1538,6 +1664,7 @@ nczarr_read_dataset (NczarrReader *r, GError **error)
   const NczJson *props;
   gboolean exists = FALSE;
 
+  load_consolidated (r);
   zgroup = read_json (r, ".zgroup", error);
   if (zgroup == NULL && error && *error)
     return FALSE;

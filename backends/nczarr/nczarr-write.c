@@ -408,6 +408,42 @@ build_group (Builder *b, NczGroup *group, const char *gkey)
   emit (b, nczarr_key_join (gkey, ".zgroup"), zgroup);
 }
 
+static gint
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* .zmetadata as zarr-python consolidates a store: every metadata object
+ * built, by key, with "zarr_consolidated_format": 1 */
+static void
+add_consolidated (GPtrArray *keys, GPtrArray *texts)
+{
+  g_autoptr(GPtrArray) order = g_ptr_array_new ();
+  g_autoptr(GHashTable) text_of = g_hash_table_new (g_str_hash, g_str_equal);
+  NczJson *meta = ncz_json_new_object ();
+  NczJson *top = ncz_json_new_object ();
+
+  for (guint i = 0; i < keys->len; i++)
+    {
+      g_ptr_array_add (order, g_ptr_array_index (keys, i));
+      g_hash_table_insert (text_of, g_ptr_array_index (keys, i), g_ptr_array_index (texts, i));
+    }
+  g_ptr_array_sort (order, compare_strings);
+  for (guint i = 0; i < order->len; i++)
+    {
+      const char *key = g_ptr_array_index (order, i);
+      NczJson *node = ncz_json_parse (g_hash_table_lookup (text_of, key), -1, NULL);
+      if (node)
+        ncz_json_object_set (meta, key, node);
+    }
+  ncz_json_object_set (top, "metadata", meta);
+  ncz_json_object_set (top, "zarr_consolidated_format", ncz_json_new_int64 (1));
+  g_ptr_array_add (keys, g_strdup (NCZARR_CONSOLIDATED_KEY));
+  g_ptr_array_add (texts, ncz_json_to_string (top, FALSE));
+  ncz_json_unref (top);
+}
+
 void
 nczarr_build_metadata (NczDataset *dataset, const NczarrWriteOptions *options,
                        GPtrArray *keys, GPtrArray *texts)
@@ -445,6 +481,8 @@ nczarr_build_metadata (NczDataset *dataset, const NczarrWriteOptions *options,
         b.default_width = (guint) w;
     }
   build_group (&b, b.root, "");
+  if (options->consolidated)
+    add_consolidated (keys, texts);
 }
 
 static gboolean

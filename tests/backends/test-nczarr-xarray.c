@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "nczarr-test-util.h"
@@ -128,6 +129,290 @@ test_unlimited_list_absent (void)
   g_assert_false (ncz_dimension_is_unlimited (nczt_dim (ds, "t")));
 }
 
+
+/* ---- fill values in pure Zarr ---- */
+
+/* What xarray writes: fill_value -9999 and "NaN" with no _FillValue
+ * attribute are the _FillValue; null is no fill. */
+static void
+test_pure_fill_value_read (void)
+{
+  g_autoptr(NczMemoryStore) store = ncz_memory_store_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = NULL;
+  NczAttribute *a;
+  gint16 i16[3] = { 1, -9999, 3 };
+
+  nczt_put (store, ".zgroup", "{\"zarr_format\": 2}");
+  nczt_put (store, "i/.zarray", "{\"zarr_format\": 2, \"shape\": [3], \"chunks\": [3], \"dtype\": \"<i2\", "
+            "\"fill_value\": -9999, \"order\": \"C\", \"compressor\": null, \"filters\": null}");
+  nczt_put (store, "i/.zattrs", "{\"_ARRAY_DIMENSIONS\": [\"x\"]}");
+  nczt_put_bytes (store, "i/0", i16, sizeof i16);
+  nczt_put (store, "f/.zarray", "{\"zarr_format\": 2, \"shape\": [3], \"chunks\": [3], \"dtype\": \"<f4\", "
+            "\"fill_value\": \"NaN\", \"order\": \"C\", \"compressor\": null, \"filters\": null}");
+  nczt_put (store, "n/.zarray", "{\"zarr_format\": 2, \"shape\": [3], \"chunks\": [3], \"dtype\": \"<i4\", "
+            "\"fill_value\": null, \"order\": \"C\", \"compressor\": null, \"filters\": null}");
+  ds = nczt_open_mem (store, "mode=zarr,file", NCZ_OPEN_READ, &error);
+  g_assert_no_error (error);
+  a = ncz_variable_get_attribute (nczt_var (ds, "i"), "_FillValue");
+  g_assert_nonnull (a);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_SHORT);
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, -9999);
+  a = ncz_variable_get_attribute (nczt_var (ds, "f"), "_FillValue");
+  g_assert_nonnull (a);
+  g_assert_true (isnan (ncz_attribute_get_double (a, 0)));
+  g_assert_null (ncz_variable_get_attribute (nczt_var (ds, "n"), "_FillValue"));
+  g_assert_true (ncz_variable_get_no_fill (nczt_var (ds, "n")));
+}
+
+/* Writing pure Zarr: _FillValue only as fill_value, as xarray does;
+ * NCZarr keeps both. */
+static void
+test_pure_fill_value_write (void)
+{
+  static const char *const fragments[] = { "mode=zarr,file", "mode=nczarr,file" };
+
+  for (guint f = 0; f < G_N_ELEMENTS (fragments); f++)
+    {
+      g_autoptr(NczMemoryStore) store = NULL;
+      g_autoptr(NczDataset) ds = nczt_create_mem (&store, fragments[f]);
+      g_autoptr(NczDataset) back = NULL;
+      g_autoptr(GError) error = NULL;
+      NczGroup *root = ncz_dataset_get_root_group (ds);
+      NczDimension *x = ncz_group_add_dimension (root, "x", 3, FALSE, &error);
+      NczVariable *v = ncz_group_add_variable (root, "i", NCZ_TYPE_SHORT, 1, &x, &error);
+      gint16 fill = -9999;
+      g_autoptr(GBytes) b = g_bytes_new (&fill, sizeof fill);
+      g_autofree char *zarray = NULL;
+      g_autofree char *zattrs = NULL;
+
+      g_assert_true (ncz_variable_set_fill_value (v, b, &error));
+      g_assert_true (ncz_dataset_close (ds, NULL, &error));
+      g_assert_no_error (error);
+      zarray = nczt_get (store, "i/.zarray");
+      zattrs = nczt_get (store, "i/.zattrs");
+      g_assert_nonnull (strstr (zarray, "\"fill_value\": -9999,"));
+      if (f == 0)
+        g_assert_null (strstr (zattrs, "_FillValue"));
+      else
+        g_assert_nonnull (strstr (zattrs, "\"_FillValue\": -9999"));
+      back = nczt_open_mem (store, fragments[f], NCZ_OPEN_READ, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (ncz_attribute_get_int64 (ncz_variable_get_attribute (nczt_var (back, "i"),
+                                                                           "_FillValue"), 0), ==, -9999);
+    }
+}
+
+/* ---- _ARRAY_DIMENSIONS in every group ---- */
+
+static void
+test_array_dimensions_in_groups (void)
+{
+  static const char *const fragments[] = { "mode=zarr,file", "mode=nczarr,file",
+                                           "mode=nczarr,file&layout=attributes",
+                                           "mode=nczarr,noxarray,file" };
+
+  for (guint f = 0; f < G_N_ELEMENTS (fragments); f++)
+    {
+      g_autoptr(NczMemoryStore) store = NULL;
+      g_autoptr(NczDataset) ds = nczt_create_mem (&store, fragments[f]);
+      g_autoptr(GError) error = NULL;
+      NczGroup *root = ncz_dataset_get_root_group (ds);
+      NczDimension *t = ncz_group_add_dimension (root, "time", 2, TRUE, &error);
+      NczGroup *g = ncz_group_add_group (root, "g", &error);
+      NczGroup *h = ncz_group_add_group (g, "h", &error);
+      NczDimension *m = ncz_group_add_dimension (g, "m", 3, FALSE, &error);
+      g_autofree char *w = NULL;
+      g_autofree char *z = NULL;
+
+      ncz_group_add_variable (g, "w", NCZ_TYPE_INT, 2, (NczDimension *[]) { t, m }, &error);
+      ncz_group_add_variable (h, "z", NCZ_TYPE_INT, 1, &m, &error);
+      g_assert_no_error (error);
+      g_assert_true (ncz_dataset_close (ds, NULL, &error));
+      g_assert_no_error (error);
+      w = nczt_get (store, "g/w/.zattrs");
+      z = nczt_get (store, "g/h/z/.zattrs");
+      if (strstr (fragments[f], "noxarray"))
+        {
+          g_assert_true (w == NULL || strstr (w, "_ARRAY_DIMENSIONS") == NULL);
+          continue;
+        }
+      /* the plain names, a parent group's dimension included */
+      g_assert_nonnull (strstr (w, "\"_ARRAY_DIMENSIONS\": [\"time\",\"m\"]"));
+      g_assert_nonnull (strstr (z, "\"_ARRAY_DIMENSIONS\": [\"m\"]"));
+    }
+}
+
+/* ---- consolidated metadata ---- */
+
+static void
+test_consolidated_write (void)
+{
+  static const struct { const char *fragment; gboolean expect; } cases[] = {
+    { "mode=zarr,file", TRUE },
+    { "mode=zarr,file&consolidated=false", FALSE },
+    { "mode=nczarr,file", FALSE },
+    { "mode=nczarr,file&consolidated=true", TRUE },
+    { "mode=nczarr,file&layout=attributes&consolidated=true", TRUE },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(NczMemoryStore) store = NULL;
+      g_autoptr(NczDataset) ds = nczt_create_mem (&store, cases[c].fragment);
+      g_autoptr(NczDataset) back = NULL;
+      g_autoptr(GError) error = NULL;
+      NczGroup *root = ncz_dataset_get_root_group (ds);
+      NczDimension *x = ncz_group_add_dimension (root, "x", 3, FALSE, &error);
+      NczGroup *g = ncz_group_add_group (root, "g", &error);
+      g_autofree char *zm = NULL;
+      g_autofree char *zarray = NULL;
+
+      ncz_group_add_variable (g, "v", NCZ_TYPE_INT, 1, &x, &error);
+      g_assert_no_error (error);
+      g_assert_true (ncz_dataset_close (ds, NULL, &error));
+      g_assert_no_error (error);
+      zm = nczt_get (store, ".zmetadata");
+      if (!cases[c].expect)
+        {
+          g_assert_null (zm);
+          continue;
+        }
+      g_assert_nonnull (zm);
+      g_assert_true (g_str_has_suffix (zm, ", \"zarr_consolidated_format\": 1}"));
+      /* the same objects as the store holds */
+      zarray = nczt_get (store, "g/v/.zarray");
+      {
+        g_autofree char *entry = g_strdup_printf ("\"g/v/.zarray\": %s", zarray);
+        g_assert_nonnull (strstr (zm, entry));
+      }
+      g_assert_nonnull (strstr (zm, "\".zgroup\": "));
+      g_assert_nonnull (strstr (zm, "\"g/.zgroup\": "));
+      back = nczt_open_mem (store, cases[c].fragment, NCZ_OPEN_READ, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (nczt_var (back, "g/v"));
+    }
+}
+
+/* Reading takes the objects from .zmetadata: per-object metadata that
+ * it replaces is not read. */
+static void
+test_consolidated_read_used (void)
+{
+  g_autoptr(NczMemoryStore) store = ncz_memory_store_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = NULL;
+  g_autoptr(NczDataset) plain = NULL;
+
+  nczt_put (store, ".zgroup", "{\"zarr_format\": 2}");
+  nczt_put (store, "v/.zarray", "{\"zarr_format\": 2, \"shape\": [3], \"chunks\": [3], \"dtype\": \"<i4\", "
+            "\"fill_value\": null, \"order\": \"C\", \"compressor\": null, \"filters\": null}");
+  /* the per-object .zattrs says "old"; .zmetadata (consolidated later)
+   * says "new" */
+  nczt_put (store, "v/.zattrs", "{\"_ARRAY_DIMENSIONS\": [\"x\"], \"title\": \"old\"}");
+  nczt_put (store, ".zmetadata",
+            "{\"metadata\": {\".zgroup\": {\"zarr_format\": 2}, "
+            "\"v/.zarray\": {\"zarr_format\": 2, \"shape\": [3], \"chunks\": [3], \"dtype\": \"<i4\", "
+            "\"fill_value\": null, \"order\": \"C\", \"compressor\": null, \"filters\": null}, "
+            "\"v/.zattrs\": {\"_ARRAY_DIMENSIONS\": [\"y\"], \"title\": \"new\"}}, "
+            "\"zarr_consolidated_format\": 1}");
+  ds = nczt_open_mem (store, "mode=zarr,file", NCZ_OPEN_READ, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (nczt_dim (ds, "y"));
+  {
+    g_autofree char *t = nczt_attr_text (ncz_variable_get_attribute (nczt_var (ds, "v"), "title"));
+    g_assert_cmpstr (t, ==, "new");
+  }
+  /* consolidated=false: the objects themselves */
+  plain = nczt_open_mem (store, "mode=zarr,file&consolidated=false", NCZ_OPEN_READ, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (nczt_dim (plain, "x"));
+}
+
+/* An array written after the consolidation makes .zmetadata stale: the
+ * per-object metadata wins. */
+static void
+test_consolidated_stale (void)
+{
+  g_autoptr(NczMemoryStore) store = ncz_memory_store_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = NULL;
+
+  nczt_put (store, ".zgroup", "{\"zarr_format\": 2}");
+  nczt_put (store, "g/.zgroup", "{\"zarr_format\": 2}");
+  nczt_put (store, "g/added/.zarray", "{\"zarr_format\": 2, \"shape\": [3], \"chunks\": [3], "
+            "\"dtype\": \"<i4\", \"fill_value\": null, \"order\": \"C\", \"compressor\": null, "
+            "\"filters\": null}");
+  nczt_put (store, ".zattrs", "{\"title\": \"now\"}");
+  nczt_put (store, ".zmetadata",
+            "{\"metadata\": {\".zgroup\": {\"zarr_format\": 2}, \".zattrs\": {\"title\": \"then\"}, "
+            "\"g/.zgroup\": {\"zarr_format\": 2}}, \"zarr_consolidated_format\": 1}");
+  ds = nczt_open_mem (store, "mode=zarr,file", NCZ_OPEN_READ, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (nczt_var (ds, "g/added"));
+  {
+    g_autofree char *t = nczt_attr_text (ncz_group_get_attribute (ncz_dataset_get_root_group (ds),
+                                                                   "title"));
+    g_assert_cmpstr (t, ==, "now");
+  }
+}
+
+/* A malformed .zmetadata is ignored: the objects are read one by one. */
+static void
+test_consolidated_malformed (void)
+{
+  static const char *const bad[] = {
+    "", "[]", "{", "null", "{\"metadata\": {}}",
+    "{\"metadata\": [], \"zarr_consolidated_format\": 1}",
+    "{\"metadata\": {\".zgroup\": {\"zarr_format\": 2}}, \"zarr_consolidated_format\": 2}",
+    "{\"metadata\": {\".zgroup\": 3}, \"zarr_consolidated_format\": 1}",
+    "{\"metadata\": {\".zgroup\": {\"zarr_format\": 2}, \"v/.zarray\": \"x\"}, \"zarr_consolidated_format\": 1}",
+    "{\"metadata\": {\"v/.zarray\": {}}, \"zarr_consolidated_format\": 1}",
+    "{\"metadata\": {\".zgroup\": {\"zarr_format\": 2}, \"v/.zarray\": {\"shape\": \"x\"}}, "
+      "\"zarr_consolidated_format\": 1}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(NczMemoryStore) store = ncz_memory_store_new ();
+      g_autoptr(GError) error = NULL;
+      g_autoptr(NczDataset) ds = NULL;
+
+      nczt_put (store, ".zgroup", "{\"zarr_format\": 2}");
+      nczt_put (store, "v/.zarray", "{\"zarr_format\": 2, \"shape\": [3], \"chunks\": [3], "
+                "\"dtype\": \"<i4\", \"fill_value\": null, \"order\": \"C\", \"compressor\": null, "
+                "\"filters\": null}");
+      nczt_put (store, ".zmetadata", bad[i]);
+      ds = nczt_open_mem (store, "mode=zarr,file", NCZ_OPEN_READ, &error);
+      if (i < G_N_ELEMENTS (bad) - 1)
+        {
+          g_assert_no_error (error);
+          g_assert_nonnull (nczt_var (ds, "v"));
+        }
+      else
+        {
+          /* well formed, and a bad .zarray in it: the error names it */
+          g_assert_null (ds);
+          g_assert_nonnull (error);
+          g_assert_nonnull (strstr (error->message, "v/.zarray"));
+        }
+    }
+}
+
+static void
+test_consolidated_bad_url (void)
+{
+  g_autoptr(NczMemoryStore) store = ncz_memory_store_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = NULL;
+
+  nczt_put (store, ".zgroup", "{\"zarr_format\": 2}");
+  ds = nczt_open_mem (store, "mode=zarr,file&consolidated=maybe", NCZ_OPEN_READ, &error);
+  g_assert_null (ds);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_BAD_URL);
+  g_assert_nonnull (strstr (error->message, "'maybe'"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -143,5 +428,13 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/nczarr-xarray/unlimited/bad-list", test_unlimited_list_bad);
   g_test_add_func ("/nczarr-xarray/unlimited/no-list", test_unlimited_list_absent);
+  g_test_add_func ("/nczarr-xarray/fill/pure-read", test_pure_fill_value_read);
+  g_test_add_func ("/nczarr-xarray/fill/pure-write", test_pure_fill_value_write);
+  g_test_add_func ("/nczarr-xarray/groups/array-dimensions", test_array_dimensions_in_groups);
+  g_test_add_func ("/nczarr-xarray/consolidated/write", test_consolidated_write);
+  g_test_add_func ("/nczarr-xarray/consolidated/read-used", test_consolidated_read_used);
+  g_test_add_func ("/nczarr-xarray/consolidated/stale", test_consolidated_stale);
+  g_test_add_func ("/nczarr-xarray/consolidated/malformed", test_consolidated_malformed);
+  g_test_add_func ("/nczarr-xarray/consolidated/bad-url", test_consolidated_bad_url);
   return g_test_run ();
 }

@@ -11,7 +11,10 @@
 # Ncz writes (ncz-gen) pure Zarr and NCZarr with a subgroup that uses a
 # root dimension and one of its own: xr.open_zarr(path, group='g') must
 # open it without warnings, with the plain dimension names and the values,
-# missing values as NaN.
+# missing values as NaN; pure Zarr (and NCZarr with consolidated=true)
+# also through zarr.open_consolidated, and xarray's default open finds the
+# consolidated metadata without a warning. An array added later by
+# zarr-python without consolidating is seen by Ncz (stale .zmetadata).
 #
 # usage: test-xarray-groups.py NCZ-GEN NCZ-DUMP
 # Exits 77 (skipped) when /usr/bin/python3 lacks xarray or zarr.
@@ -114,28 +117,53 @@ def xarray_writes(tap, ncz_dump, work):
                "group g written by to_zarr(group='g') read with its fill values (%s)" % what, out)
 
 
-def ncz_writes(tap, ncz_gen, work):
-    for mode in ("zarr", "nczarr", "nczarr&layout=attributes"):
-        tag = mode.replace("&layout=", "-")
+def ncz_writes(tap, ncz_gen, ncz_dump, work):
+    for mode in ("zarr", "nczarr", "nczarr&consolidated=true",
+                 "nczarr&layout=attributes&consolidated=true"):
+        tag = mode.replace("&layout=", "-").replace("&consolidated=true", "-consolidated")
+        consolidated = mode == "zarr" or "consolidated=true" in mode
         path = os.path.join(work, "ncz-%s.zarr" % tag)
-        r = run([ncz_gen, "-o", "file://%s#mode=%s,file" % (path, mode.split("&")[0]) +
-                 ("&" + mode.split("&")[1] if "&" in mode else ""), "-"], CDL)
+        parts = mode.split("&")
+        url = "file://%s#mode=%s,file" % (path, parts[0]) + "".join("&" + p for p in parts[1:])
+        r = run([ncz_gen, "-o", url, "-"], CDL)
         tap.ok(r.returncode == 0, "ncz-gen writes %s with a group" % tag, r.stderr)
         if r.returncode != 0:
             continue
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                root = xr.open_zarr(path, consolidated=False)
-                g = xr.open_zarr(path, group="g", consolidated=False)
+                # consolidated metadata: xarray's default (no argument)
+                # must find it without a warning
+                kw = {} if consolidated else {"consolidated": False}
+                root = xr.open_zarr(path, **kw)
+                g = xr.open_zarr(path, group="g", **kw)
                 err = None
             except Exception as e:  # noqa: BLE001 -- reported as a test failure
                 err = e
         tap.ok(err is None, "xr.open_zarr opens the root and group g of %s" % tag, err)
         if err is not None:
             continue
-        tap.ok(not [w for w in caught if "consolidated" not in str(w.message)],
-               "no warnings opening %s" % tag, "\n".join(str(w.message) for w in caught))
+        tap.ok(not caught, "no warnings opening %s" % tag,
+               "\n".join(str(w.message) for w in caught))
+        if consolidated:
+            try:
+                z = zarr.open_consolidated(path)
+                got = (sorted(z.array_keys()), sorted(z["g"].array_keys()),
+                       z["g/w"][:].tolist())
+            except Exception as e:  # noqa: BLE001 -- reported as a test failure
+                got = e
+            tap.ok(got == (["f", "i", "time"], ["d", "w"], [[1, -1], [3, 4]]),
+                   "zarr.open_consolidated reads %s" % tag, got)
+            if isinstance(got, tuple) and mode == "zarr":
+                # one more array written without consolidating: Ncz sees
+                # .zmetadata is stale and reads the objects (in NCZarr
+                # the group lists its arrays, so zarr-python's addition is
+                # not part of the dataset either way)
+                zarr.open_group(path, mode="a").create_dataset(
+                    "late", data=np.arange(2, dtype="i4"), compressor=None)
+                r = run([ncz_dump, "-h", "file://%s#mode=%s,file" % (path, parts[0])])
+                tap.ok(r.returncode == 0 and "late(" in r.stdout,
+                       "a stale .zmetadata of %s is not used" % tag, r.stdout + r.stderr)
         tap.ok(dict(g["w"].sizes) == {"time": 2, "m": 2} and dict(g["d"].sizes) == {"x": 3},
                "group g of %s: dimensions named plainly, parent's 'time' and 'x' too" % tag,
                "%s %s" % (dict(g["w"].sizes), dict(g["d"].sizes)))
@@ -155,7 +183,7 @@ def main():
     work = tempfile.mkdtemp(prefix="ncz-xarray-groups-")
     try:
         xarray_writes(tap, ncz_dump, work)
-        ncz_writes(tap, ncz_gen, work)
+        ncz_writes(tap, ncz_gen, ncz_dump, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print("1..%d" % tap.n)

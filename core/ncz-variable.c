@@ -937,7 +937,9 @@ check_filterable (NczVariable *self, GError **error)
 {
   if (!check_chain_definable (self, "filters", error))
     return FALSE;
-  if (self->type == NCZ_TYPE_STRING)
+  /* strings stored with their lengths (plain Zarr "|O") take a
+   * compressor after their object codec; netCDF-4 strings do not */
+  if (self->type == NCZ_TYPE_STRING && !ncz_variable_has_variable_length_strings (self))
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                    "variable '%s' holds strings: filters cannot be applied to "

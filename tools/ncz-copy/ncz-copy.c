@@ -121,6 +121,8 @@ define_variable (Copy *c, NczVariable *in, NczGroup *out_group, GError **error)
 
   if (type == NCZ_TYPE_STRING)
     ncz_variable_set_max_string_length (out, ncz_variable_get_max_string_length (in));
+  /* "|b1", "f2": kept when the output is plain Zarr */
+  ncz_variable_set_storage_dtype (out, ncz_variable_get_storage_dtype (in));
 
   quantize = ncz_variable_get_quantize (in, &n_digits);
   if (quantize != NCZ_QUANTIZE_NONE &&

@@ -47,10 +47,12 @@ read_json (NczarrReader *r, const char *key, GError **error)
   gsize size = 0;
   const char *data;
 
-  if (r->consolidated != NULL)
+  /* consolidated metadata checked by load_consolidated(): only objects
+   * (an object it does not list does not exist). A .zarray is read from
+   * the store all the same: zarr-python's resize and append rewrite it
+   * (the shape) without consolidating again. */
+  if (r->consolidated != NULL && !g_str_has_suffix (key, ".zarray"))
     {
-      /* consolidated metadata checked by load_consolidated(): only
-       * objects (an object it does not list does not exist) */
       NczJson *c = g_hash_table_lookup (r->consolidated, key);
       return c ? ncz_json_ref (c) : NULL;
     }

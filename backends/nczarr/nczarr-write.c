@@ -49,7 +49,7 @@ is_attributes_layout (Builder *b)
 
 /* User attributes into @zattrs and their dtypes into @types. */
 static guint
-add_attributes (Builder *b, GPtrArray *attrs, gboolean of_variable, NczJson *zattrs,
+add_attributes (Builder *b, GPtrArray *attrs, gboolean fill_in_zarray, NczJson *zattrs,
                 NczJson *types)
 {
   guint n = 0;
@@ -64,8 +64,9 @@ add_attributes (Builder *b, GPtrArray *attrs, gboolean of_variable, NczJson *zat
         continue;
       /* Pure Zarr: the fill value is "fill_value" only, as xarray writes
        * it (a _FillValue attribute would be a second, possibly
-       * conflicting copy). */
-      if (of_variable && !is_nczarr (b) && g_str_equal (name, "_FillValue"))
+       * conflicting copy); a string's _FillValue stays an attribute, as
+       * its fill_value is always the empty string. */
+      if (fill_in_zarray && !is_nczarr (b) && g_str_equal (name, "_FillValue"))
         continue;
       ncz_json_object_set (zattrs, name, nczarr_attr_to_json (a));
       if (ncz_attribute_get_value_type (a) == NCZ_TYPE_CHAR)
@@ -230,7 +231,7 @@ build_variable (Builder *b, NczGroup *group, NczVariable *var, const char *gkey)
       ncz_json_object_set (zarray, "dimension_separator", ncz_json_new_string ("/", -1));
   }
 
-  n_user = add_attributes (b, attrs, TRUE, zattrs, types);
+  n_user = add_attributes (b, attrs, type != NCZ_TYPE_STRING, zattrs, types);
 
   /* every variable of every group, with the plain dimension names, so
    * that xarray opens any group (xr.open_zarr(..., group=...)) */

@@ -319,8 +319,14 @@ test_scalar_and_strings (void)
   ncz_variable_set_attribute (s, m, NULL);
   guint64 chunk = 2;
   ncz_variable_set_chunk_sizes (s, &chunk, 1, NULL);
-  const char *in[] = { "a", "0123456789", "", NULL };
+  const char *too_long[] = { "a", "0123456789", "", NULL };
+  const char *in[] = { "a", "0123", "", NULL };
   guint64 st = 1, ct = 3;
+  /* longer than the width (4): an error naming the length, never cut */
+  g_assert_false (ncz_variable_write_strings (s, 1, &st, &ct, NULL, too_long, NULL, &error));
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "10 bytes"));
+  g_clear_error (&error);
   g_assert_true (ncz_variable_write_strings (s, 1, &st, &ct, NULL, in, NULL, &error));
   g_assert_no_error (error);
   guint64 s0 = 0, c5 = 5;

@@ -377,8 +377,8 @@ test_consolidated_malformed (void)
     "{\"metadata\": {\".zgroup\": 3}, \"zarr_consolidated_format\": 1}",
     "{\"metadata\": {\".zgroup\": {\"zarr_format\": 2}, \"v/.zarray\": \"x\"}, \"zarr_consolidated_format\": 1}",
     "{\"metadata\": {\"v/.zarray\": {}}, \"zarr_consolidated_format\": 1}",
-    "{\"metadata\": {\".zgroup\": {\"zarr_format\": 2}, \"v/.zarray\": {\"shape\": \"x\"}}, "
-      "\"zarr_consolidated_format\": 1}",
+    ("{\"metadata\": {\".zgroup\": {\"zarr_format\": 2}, \"v/.zarray\": {\"shape\": \"x\"}}, "
+     "\"zarr_consolidated_format\": 1}"),
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)

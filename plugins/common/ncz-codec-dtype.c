@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <ncz/ncz.h>
@@ -231,4 +232,92 @@ ncz_codec_dtype_check_length (const NczCodecDtype *dtype, const char *codec_id, 
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+ncz_codec_dtype_float_to_int (const NczCodecDtype *dtype, gdouble value, guint64 *bits)
+{
+  gdouble t = trunc (value), limit = ldexp (1.0, (int) (8 * dtype->size));
+
+  if (isnan (value))
+    return FALSE;
+  if (dtype->kind == NCZ_CODEC_DTYPE_INT)
+    {
+      if (t < -limit / 2 || t >= limit / 2)
+        return FALSE;
+      *bits = (guint64) (gint64) t;
+    }
+  else
+    {
+      if (t < 0 || t >= limit)
+        return FALSE;
+      *bits = (guint64) t;
+    }
+  if (dtype->size < 8)
+    *bits &= (G_GUINT64_CONSTANT (1) << (8 * dtype->size)) - 1;
+  return TRUE;
+}
+
+gboolean
+ncz_codec_json_get_double (const NczJson *dict, const char *key, gdouble *value, GError **error)
+{
+  NczJson *member = ncz_json_object_get (dict, key);
+  NczJsonKind kind = member != NULL ? ncz_json_get_kind (member) : NCZ_JSON_NULL;
+  gdouble v = NAN;
+
+  if (kind == NCZ_JSON_NUMBER)
+    v = ncz_json_get_double (member);
+  else if (kind == NCZ_JSON_STRING)
+    {
+      gsize length = 0;
+      const char *text = ncz_json_get_string (member, &length);
+      char *end = NULL;
+
+      if (length > 0 && memchr (text, '\0', length) == NULL)
+        {
+          v = g_ascii_strtod (text, &end);
+          if (end == NULL || *end != '\0')
+            v = NAN;
+        }
+    }
+  if (member == NULL || !isfinite (v))
+    {
+      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
+                   "codec JSON key '%s' is %s, expected a finite number", key,
+                   member == NULL ? "missing" : "not a finite number");
+      ncz_codec_error_append_json (error, dict);
+      return FALSE;
+    }
+  *value = v;
+  return TRUE;
+}
+
+void
+ncz_codec_params_append_double (GArray *params, gdouble value)
+{
+  guint64 bits;
+  guint half[2];
+
+  memcpy (&bits, &value, sizeof bits);
+  half[0] = (guint) (bits & 0xffffffffu);
+  half[1] = (guint) (bits >> 32);
+  g_array_append_vals (params, half, 2);
+}
+
+gdouble
+ncz_codec_params_get_double (const guint *params)
+{
+  guint64 bits = (guint64) params[0] | (guint64) params[1] << 32;
+  gdouble value;
+
+  memcpy (&value, &bits, sizeof value);
+  return value;
+}
+
+NczJson *
+ncz_codec_json_new_number (gdouble value)
+{
+  if (isfinite (value) && value == trunc (value) && fabs (value) <= 9007199254740992.0)
+    return ncz_json_new_int64 ((gint64) value);
+  return ncz_json_new_double (value);
 }

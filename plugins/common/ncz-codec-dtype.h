@@ -59,4 +59,21 @@ void ncz_codec_dtype_store_float (const NczCodecDtype *dtype, guint8 *data, gsiz
 gboolean ncz_codec_dtype_check_length (const NczCodecDtype *dtype, const char *codec_id,
                                        gsize length, GError **error);
 
+/* Converts @value, truncated toward zero as a C (and numpy) conversion
+ * does, to the integer type @dtype ('i' or 'u'): FALSE when @value is
+ * NaN or the truncated value lies outside @dtype's range (numpy's result
+ * is then not defined portably). *@bits: the value's bit pattern. */
+gboolean ncz_codec_dtype_float_to_int (const NczCodecDtype *dtype, gdouble value, guint64 *bits);
+
+/* Reads the member @key of a codec JSON dict as a finite number (a JSON
+ * number or a numeric string). */
+gboolean ncz_codec_json_get_double (const NczJson *dict, const char *key, gdouble *value,
+                                    GError **error);
+/* A double as two visible parameters (low 32 bits first), and back. */
+void ncz_codec_params_append_double (GArray *params, gdouble value);
+gdouble ncz_codec_params_get_double (const guint *params);
+/* A JSON number for @value: an integer when it is one (and exact), as
+ * numcodecs' configurations usually hold them. */
+NczJson *ncz_codec_json_new_number (gdouble value);
+
 G_END_DECLS

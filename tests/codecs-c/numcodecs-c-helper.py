@@ -88,6 +88,56 @@ def codec_cases():
         cases.append(('delta-%s-as-%s' % (dt[1:] + ('be' if dt[0] == '>' else ''),
                                           at[1:] + ('be' if at[0] == '>' else '')),
                       numcodecs.Delta(dtype=dt, astype=at), data.tobytes()))
+    cases += fixedscaleoffset_cases(rng)
+    return cases
+
+
+def tag(dt):
+    return dt[1:] + ('be' if dt[0] == '>' else '')
+
+
+def fixedscaleoffset_cases(rng):
+    cases = []
+    astypes = ['|i1', '|u1', '<i2', '>i2', '<u2', '<i4', '>u4', '<i8', '<u8', '<f4', '>f4',
+               '<f8', '>f8']
+    for dt in ('<f4', '>f4', '<f8', '>f8'):
+        for at in astypes:
+            info = np.iinfo(at) if np.dtype(at).kind in 'iu' else None
+            for n in (0, 1, 7, 1001):
+                offset, scale = 1000, 10
+                if info is not None:
+                    lo, hi = max(info.min, -30000), min(info.max, 30000)
+                    codes = rng.integers(lo, hi, size=n, endpoint=True)
+                    codes[:min(n, 2)] = [lo, hi][:min(n, 2)]
+                    # near the ends of the range, and halves between codes
+                    x = offset + (codes + rng.choice([-0.5, 0, 0.25, 0.5], size=n).clip(
+                        lo - codes, hi - codes)) / scale
+                else:
+                    x = offset + rng.normal(size=n) * 1000
+                    for k, v in enumerate([np.nan, np.inf, -np.inf, -0.0, 1e30, 1000.05]):
+                        if n > 20 + k:
+                            x[3 + 3 * k] = v
+                data = np.asarray(x).astype(dt)
+                cases.append(('fso-%s-as-%s-%d' % (tag(dt), tag(at), n),
+                              numcodecs.FixedScaleOffset(offset=offset, scale=scale, dtype=dt,
+                                                         astype=at), data.tobytes()))
+    # halves round to even; float offsets and scales; scale below one
+    ties = np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 3.5, 1e6 + 0.5, -0.0, 0.0], dtype='<f8')
+    for dt in ('<f4', '<f8'):
+        cases.append(('fso-ties-%s' % tag(dt),
+                      numcodecs.FixedScaleOffset(offset=0, scale=1, dtype=dt, astype='<i4'),
+                      ties.astype(dt).tobytes()))
+        vals = (rng.normal(size=333) * 50 + 273.15).astype(dt)
+        for k, (o, sc, at) in enumerate([(273.15, 100.0, '<i2'), (-1.25, 0.1, '|i1'),
+                                         (0.1, 3.3, '<f4'), (1e5, 1e-3, '<f8'),
+                                         (200, 7, '<u2'), (0, 2 ** 20, '<i8')]):
+            if at == '<u2':
+                vals2 = np.abs(vals - 273.15) + 273.15
+            else:
+                vals2 = vals
+            cases.append(('fso-params%d-%s' % (k, tag(dt)),
+                          numcodecs.FixedScaleOffset(offset=o, scale=sc, dtype=dt, astype=at),
+                          vals2.astype(dt).tobytes()))
     return cases
 
 
@@ -150,6 +200,12 @@ def zarr_arrays():
         'delta_be_2d': (grid, (10, 7), [numcodecs.Delta(dtype='>i4')], numcodecs.GZip(level=5)),
         'checksums': (ints, (300,), [numcodecs.Delta(dtype='<i4'), numcodecs.CRC32()],
                       numcodecs.Adler32()),
+        'fso_f8_i2': (temp, (300,), [numcodecs.FixedScaleOffset(offset=280, scale=1000,
+                                                                dtype='<f8', astype='<i2')],
+                      numcodecs.GZip(level=5)),
+        'fso_f4_u1': ((temp - 270).astype('>f4'), (250,),
+                      [numcodecs.FixedScaleOffset(offset=0, scale=10, dtype='>f4',
+                                                  astype='|u1')], None),
     }
 
 
@@ -164,8 +220,10 @@ def write_zarr(directory):
                                 filters=filters, compressor=compressor, fill_value=0)
         a[...] = values
         a.attrs['_ARRAY_DIMENSIONS'] = ['%s_d%d' % (name, k) for k in range(values.ndim)]
+        # what zarr-python reads back (lossy filters change the values)
+        back = a[...]
         with open(os.path.join(directory, name + '.expect'), 'wb') as f:
-            f.write(values.astype(values.dtype.newbyteorder('=')).tobytes())
+            f.write(back.astype(back.dtype.newbyteorder('=')).tobytes())
     return 0
 
 

@@ -1,5 +1,5 @@
 /* test-codecs-c.c: the numcodecs codecs without an HDF5 id (gzip, delta,
- * crc32, adler32)
+ * crc32, adler32, fixedscaleoffset)
  * through NczCodec: formats, round trips, parameters and errors; bytes
  * compared with numcodecs 0.11 both ways; arrays written by zarr-python
  * read by Ncz and arrays written by Ncz read by zarr-python.
@@ -519,6 +519,146 @@ test_checksums (void)
     }
 }
 
+/* ---- fixedscaleoffset ---- */
+
+static GBytes *
+doubles_le (const gdouble *values, gsize n)
+{
+  guint8 *data = g_malloc (MAX (n * 8, 1));
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 bits;
+      memcpy (&bits, &values[i], 8);
+      bits = GUINT64_TO_LE (bits);
+      memcpy (data + 8 * i, &bits, 8);
+    }
+  return g_bytes_new_take (data, n * 8);
+}
+
+static void
+test_fso_known (void)
+{
+  /* 1000 + k/9, offset 1000, scale 10, as uint8: k/9 * 10 rounded */
+  static const guint8 expected[10] = { 0, 1, 2, 3, 4, 6, 7, 8, 9, 10 };
+  /* halves round to even */
+  static const gdouble ties[] = { 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, -0.0, 1e6 + 0.5 };
+  static const gint32 ties_expected[] = { 0, 2, 2, 0, -2, -2, 0, 1000000 };
+  gdouble values[10];
+  g_autoptr (GArray) working = NULL;
+  g_autoptr (NczCodec) codec = codec_for_json ("{\"id\": \"fixedscaleoffset\", \"offset\": 1000, "
+                                               "\"scale\": 10, \"dtype\": \"<f8\", "
+                                               "\"astype\": \"|u1\"}", &working);
+  g_autoptr (GBytes) input = NULL, enc = NULL, dec = NULL;
+  const guint8 *p;
+
+  for (guint i = 0; i < 10; i++)
+    values[i] = 1000.0 + (gdouble) i / 9.0;
+  input = doubles_le (values, 10);
+  enc = run (codec, working, TRUE, input);
+  g_assert_cmpmem (g_bytes_get_data (enc, NULL), g_bytes_get_size (enc), expected, 10);
+  dec = run (codec, working, FALSE, enc);
+  g_assert_cmpuint (g_bytes_get_size (dec), ==, 80);
+  p = g_bytes_get_data (dec, NULL);
+  for (guint i = 0; i < 10; i++)
+    {
+      guint64 bits;
+      gdouble d;
+      memcpy (&bits, p + 8 * i, 8);
+      bits = GUINT64_FROM_LE (bits);
+      memcpy (&d, &bits, 8);
+      g_assert_cmpfloat (d, ==, (gdouble) expected[i] / 10.0 + 1000.0);
+    }
+
+  {
+    g_autoptr (GArray) w2 = NULL;
+    g_autoptr (NczCodec) c2 = codec_for_json ("{\"id\": \"fixedscaleoffset\", \"offset\": 0, "
+                                              "\"scale\": 1, \"dtype\": \"<f8\", "
+                                              "\"astype\": \"<i4\"}", &w2);
+    g_autoptr (GBytes) in2 = doubles_le (ties, G_N_ELEMENTS (ties));
+    g_autoptr (GBytes) enc2 = run (c2, w2, TRUE, in2);
+    const guint8 *q = g_bytes_get_data (enc2, NULL);
+
+    g_assert_cmpuint (g_bytes_get_size (enc2), ==, 4 * G_N_ELEMENTS (ties));
+    for (guint i = 0; i < G_N_ELEMENTS (ties); i++)
+      g_assert_cmpint ((gint32) (q[4 * i] | q[4 * i + 1] << 8 | q[4 * i + 2] << 16
+                                 | (guint32) q[4 * i + 3] << 24), ==, ties_expected[i]);
+  }
+}
+
+static void
+test_fso_json (void)
+{
+  assert_json_form ("{\"id\": \"fixedscaleoffset\", \"offset\": 1000, \"scale\": 10, "
+                    "\"dtype\": \"<f8\", \"astype\": \"<i2\"}",
+                    "{\"id\": \"fixedscaleoffset\", \"scale\": 10, \"offset\": 1000, "
+                    "\"dtype\": \"<f8\", \"astype\": \"<i2\"}");
+  assert_json_form ("{\"id\": \"fixedscaleoffset\", \"offset\": \"-1.25\", \"scale\": 0.1, "
+                    "\"dtype\": \">f4\"}",
+                    "{\"id\": \"fixedscaleoffset\", \"scale\": 0.1, \"offset\": -1.25, "
+                    "\"dtype\": \">f4\", \"astype\": \">f4\"}");
+  /* integer dtypes (numpy computes in wrapping integers) are not run */
+  assert_json_rejected ("fixedscaleoffset",
+                        "{\"id\": \"fixedscaleoffset\", \"offset\": 0, \"scale\": 2, "
+                        "\"dtype\": \"<i4\", \"astype\": \"<i2\"}",
+                        "\"dtype\": \"<i4\"");
+  /* numpy switches to float64 for scalars beyond float32's range */
+  assert_json_rejected ("fixedscaleoffset",
+                        "{\"id\": \"fixedscaleoffset\", \"offset\": 1e39, \"scale\": 2, "
+                        "\"dtype\": \"<f8\", \"astype\": \"<f4\"}", "float32");
+  assert_json_rejected ("fixedscaleoffset",
+                        "{\"id\": \"fixedscaleoffset\", \"offset\": 0, \"dtype\": \"<f8\"}",
+                        "'scale' is missing");
+  assert_json_rejected ("fixedscaleoffset",
+                        "{\"id\": \"fixedscaleoffset\", \"offset\": \"x\", \"scale\": 1, "
+                        "\"dtype\": \"<f8\"}", "'offset'");
+  assert_json_rejected ("fixedscaleoffset",
+                        "{\"id\": \"fixedscaleoffset\", \"offset\": 0, \"scale\": 1, "
+                        "\"dtype\": \"<f2\"}", "'<f2'");
+}
+
+static void
+test_fso_errors (void)
+{
+  g_autoptr (GArray) working = NULL;
+  g_autoptr (NczCodec) codec = codec_for_json ("{\"id\": \"fixedscaleoffset\", \"offset\": 0, "
+                                               "\"scale\": 10, \"dtype\": \"<f8\", "
+                                               "\"astype\": \"|i1\"}", &working);
+  static const gdouble bad[][2] = { { 1.0, 12.8 }, { NAN, 0 }, { -12.86, 0 }, { INFINITY, 1 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GBytes) input = doubles_le (bad[i], 2);
+      g_autoptr (GBytes) out = ncz_codec_encode (codec, (const guint *) working->data,
+                                                 working->len, input, &error);
+
+      /* never a wrapped or undefined value: the chunk is refused */
+      g_assert_null (out);
+      g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED);
+      g_assert_nonnull (strstr (error->message, "fixedscaleoffset"));
+      g_assert_nonnull (strstr (error->message, "'|i1'"));
+      g_assert_nonnull (strstr (error->message, "\"astype\": \"|i1\""));
+    }
+  /* edges that fit: 12.74 -> 127, -12.84 -> -128 */
+  {
+    static const gdouble edge[] = { 12.74, -12.84 };
+    g_autoptr (GBytes) input = doubles_le (edge, 2);
+    g_autoptr (GBytes) enc = run (codec, working, TRUE, input);
+    const guint8 *p = g_bytes_get_data (enc, NULL);
+    g_assert_cmpint ((gint8) p[0], ==, 127);
+    g_assert_cmpint ((gint8) p[1], ==, -128);
+  }
+  /* an empty chunk encodes and decodes to nothing */
+  {
+    g_autoptr (GBytes) empty = g_bytes_new (NULL, 0);
+    g_autoptr (GBytes) enc = run (codec, working, TRUE, empty);
+    g_autoptr (GBytes) dec = run (codec, working, FALSE, enc);
+    g_assert_cmpuint (g_bytes_get_size (enc), ==, 0);
+    g_assert_cmpuint (g_bytes_get_size (dec), ==, 0);
+  }
+}
+
 /* ---- numcodecs, both ways ---- */
 
 static void
@@ -598,6 +738,7 @@ test_zarr_python_written (void)
 {
   static const char *const names[] = {
     "delta_gzip", "delta_narrow", "delta_float", "gzip_only", "delta_be_2d", "checksums",
+    "fso_f8_i2", "fso_f4_u1",
   };
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ncz-codecs-c-XXXXXX", &error);
@@ -645,6 +786,7 @@ typedef struct {
   guint64 chunks[2];
   const char *filters[2];
   const char *codec_ids;
+  gdouble tolerance;   /* lossy codecs: how far read values may be from written ones */
 } NczWritten;
 
 static void
@@ -693,6 +835,13 @@ test_ncz_written (void)
       "delta gzip" },
     { "checksums", NCZ_TYPE_INT, 1, { 1000 }, { 300 },
       { "{\"id\": \"crc32\"}", "{\"id\": \"adler32\"}" }, "crc32 adler32" },
+    /* quarters scaled by 4 are whole numbers: exact */
+    { "fso_double", NCZ_TYPE_DOUBLE, 1, { 1000 }, { 200 },
+      { "{\"id\": \"fixedscaleoffset\", \"offset\": 0, \"scale\": 4, \"dtype\": \"<f8\", "
+        "\"astype\": \"<i2\"}", "{\"id\": \"gzip\"}" }, "fixedscaleoffset gzip" },
+    { "fso_float", NCZ_TYPE_FLOAT, 1, { 1000 }, { 250 },
+      { "{\"id\": \"fixedscaleoffset\", \"offset\": 270, \"scale\": 100, \"dtype\": \"<f4\", "
+        "\"astype\": \"<u2\"}", NULL }, "fixedscaleoffset", 0.005 + 1e-4 },
   };
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ncz-codecs-c-XXXXXX", &error);
@@ -736,8 +885,12 @@ test_ncz_written (void)
       g_assert_true (ncz_variable_write (v, w->rank, start, w->shape, NULL, data, n * size, NULL,
                                          &error));
       g_assert_no_error (error);
-      path = g_strdup_printf ("%s/%s.expect", dir, w->name);
-      g_assert_true (g_file_set_contents (path, (const char *) data, (gssize) (n * size), &error));
+      if (w->tolerance == 0)
+        {
+          path = g_strdup_printf ("%s/%s.expect", dir, w->name);
+          g_assert_true (g_file_set_contents (path, (const char *) data, (gssize) (n * size),
+                                              &error));
+        }
       codecs_path = g_strdup_printf ("%s/%s.codecs", dir, w->name);
       g_assert_true (g_file_set_contents (codecs_path, w->codec_ids, -1, &error));
     }
@@ -751,12 +904,33 @@ test_ncz_written (void)
   for (guint i = 0; i < G_N_ELEMENTS (vars); i++)
     {
       NczVariable *v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), vars[i].name);
-      g_autoptr (GBytes) expected = read_file_bytes (dir, vars[i].name, ".expect");
+      g_autoptr (GBytes) expected = NULL;
       guint64 start[2] = { 0, 0 };
       g_autoptr (GBytes) values = ncz_variable_read_bytes (v, vars[i].rank, start, vars[i].shape,
                                                            NULL, NULL, &error);
       g_assert_no_error (error);
-      assert_bytes_equal (values, expected);
+      if (vars[i].tolerance == 0)
+        {
+          expected = read_file_bytes (dir, vars[i].name, ".expect");
+          assert_bytes_equal (values, expected);
+        }
+      else
+        {
+          /* lossy: near the written values; zarr-python must read these */
+          gsize n = vars[i].shape[0], size = ncz_type_get_size (vars[i].type);
+          g_autofree guint8 *written = g_malloc (n * size);
+          g_autofree char *path = g_strdup_printf ("%s/%s.expect", dir, vars[i].name);
+          const gfloat *got = g_bytes_get_data (values, NULL);
+
+          g_assert_cmpint (vars[i].type, ==, NCZ_TYPE_FLOAT);
+          g_assert_cmpuint (g_bytes_get_size (values), ==, n * size);
+          fill_values (vars[i].type, n, written);
+          for (gsize k = 0; k < n; k++)
+            g_assert_cmpfloat_with_epsilon (got[k], ((const gfloat *) written)[k],
+                                            vars[i].tolerance);
+          g_assert_true (g_file_set_contents (path, (const char *) got, (gssize) (n * size),
+                                              &error));
+        }
     }
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
 
@@ -780,6 +954,9 @@ main (int argc, char **argv)
   g_test_add_func ("/codecs-c/delta/json", test_delta_json);
   g_test_add_func ("/codecs-c/delta/errors", test_delta_errors);
   g_test_add_func ("/codecs-c/checksums", test_checksums);
+  g_test_add_func ("/codecs-c/fixedscaleoffset/known", test_fso_known);
+  g_test_add_func ("/codecs-c/fixedscaleoffset/json", test_fso_json);
+  g_test_add_func ("/codecs-c/fixedscaleoffset/errors", test_fso_errors);
   g_test_add_func ("/codecs-c/numcodecs", test_numcodecs);
   g_test_add_func ("/codecs-c/dataset/zarr-python-written", test_zarr_python_written);
   g_test_add_func ("/codecs-c/dataset/ncz-written", test_ncz_written);

@@ -89,6 +89,33 @@ def codec_cases():
                                           at[1:] + ('be' if at[0] == '>' else '')),
                       numcodecs.Delta(dtype=dt, astype=at), data.tobytes()))
     cases += fixedscaleoffset_cases(rng)
+    cases += bitround_cases(rng)
+    return cases
+
+
+def float_specials(dt):
+    # NaN (also with a full payload), infinities, zeros, subnormals, the
+    # largest finite value, values just below a rounding carry
+    it = dt.replace('f', 'u')
+    bits = [0x7fffffff, 0xffc00001, 0x00000001, 0x007fffff, 0x7f7fffff, 0x3f7fffff,
+            0x3fc00000, 0x3f800001] if it[-1] == '4' else \
+           [0x7fffffffffffffff, 0xfff0000000000001, 1, 0x000fffffffffffff,
+            0x7fefffffffffffff, 0x3fefffffffffffff, 0x3ff8000000000000, 0x3ff0000000000001]
+    a = np.array(bits, dtype=it).view(dt)
+    b = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0, -3.75, 2.0 ** -10], dtype=dt)
+    return np.concatenate([a, b]).astype(dt)
+
+
+def bitround_cases(rng):
+    cases = []
+    for dt, top in (('<f4', 23), ('<f8', 52)):
+        for keep in sorted({0, 1, 3, 7, 10, top - 1, top}):
+            for n in (0, 1, 7, 1001):
+                data = (rng.normal(size=n) * 10.0 ** rng.integers(-5, 6, size=n)).astype(dt)
+                if n > 16:
+                    data[:16] = float_specials(dt)
+                cases.append(('bitround-%s-k%d-%d' % (tag(dt), keep, n),
+                              numcodecs.BitRound(keepbits=keep), data.tobytes(), dt))
     return cases
 
 
@@ -143,10 +170,15 @@ def fixedscaleoffset_cases(rng):
 
 def encode(directory):
     np.seterr(all='ignore')   # overflow to inf when narrowing floats is meant
-    for case, codec, raw in codec_cases():
-        enc = bytes(codec.encode(np.frombuffer(raw, dtype=getattr(codec, 'dtype', 'u1'))))
+    for case, codec, raw, *array_dtype in codec_cases():
+        dtype = array_dtype[0] if array_dtype else getattr(codec, 'dtype', 'u1')
+        enc = bytes(codec.encode(np.frombuffer(raw, dtype=dtype).copy()))
         dec = bytes(codec.decode(enc))
         base = os.path.join(directory, case)
+        if array_dtype:
+            # codecs whose JSON names no type take it from the variable
+            with open(base + '.dtype', 'w') as f:
+                f.write(array_dtype[0])
         for ext, blob in (('.raw', raw), ('.enc', enc), ('.dec', dec)):
             with open(base + ext, 'wb') as f:
                 f.write(blob)
@@ -206,6 +238,9 @@ def zarr_arrays():
         'fso_f4_u1': ((temp - 270).astype('>f4'), (250,),
                       [numcodecs.FixedScaleOffset(offset=0, scale=10, dtype='>f4',
                                                   astype='|u1')], None),
+        'bitround_f4': (temp.astype('<f4'), (300,), [numcodecs.BitRound(keepbits=7)],
+                        numcodecs.GZip(level=5)),
+        'bitround_f8': (temp, (1000,), [numcodecs.BitRound(keepbits=0)], None),
     }
 
 

@@ -1,5 +1,5 @@
 /* test-codecs-c.c: the numcodecs codecs without an HDF5 id (gzip, delta,
- * crc32, adler32, fixedscaleoffset)
+ * crc32, adler32, fixedscaleoffset, bitround)
  * through NczCodec: formats, round trips, parameters and errors; bytes
  * compared with numcodecs 0.11 both ways; arrays written by zarr-python
  * read by Ncz and arrays written by Ncz read by zarr-python.
@@ -52,6 +52,70 @@ codec_for_json (const char *json, GArray **working)
   g_assert_true (ncz_codec_modify_parameters (codec, NULL, visible, working, &error));
   g_assert_no_error (error);
   return codec;
+}
+
+/* The codec for @json with working parameters derived for @variable. */
+static NczCodec *
+codec_for_variable (const char *json, NczVariable *variable, GArray **working)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) visible = NULL;
+  g_autofree char *id = NULL;
+  const char *p = strstr (json, "\"id\"");
+  NczCodec *codec;
+
+  g_assert_nonnull (p);
+  p = strchr (p + 4, '"');
+  g_assert_nonnull (p);
+  id = g_strndup (p + 1, strcspn (p + 1, "\""));
+  codec = lookup (id);
+  g_assert_true (ncz_codec_params_from_json (codec, json, &visible, &error));
+  g_assert_no_error (error);
+  g_assert_true (ncz_codec_modify_parameters (codec, variable, visible, working, &error));
+  g_assert_no_error (error);
+  return codec;
+}
+
+/* A dataset in @dir holding one 1-D variable per type, named after it:
+ * "f4", "f8", "f4be", "f8be", "i4". */
+static NczDataset *
+typed_variables (const char *dir)
+{
+  static const struct { const char *name; NczType type; gboolean big; } vars[] = {
+    { "f4", NCZ_TYPE_FLOAT, FALSE }, { "f8", NCZ_TYPE_DOUBLE, FALSE },
+    { "f4be", NCZ_TYPE_FLOAT, TRUE }, { "f8be", NCZ_TYPE_DOUBLE, TRUE },
+    { "i4", NCZ_TYPE_INT, FALSE },
+  };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *url = g_strdup_printf ("file://%s/vars.zarr#mode=zarr,file", dir);
+  NczDataset *ds = ncz_dataset_create (url, NCZ_CREATE_DEFAULT, NULL, &error);
+  NczGroup *root;
+  NczDimension *dim;
+
+  g_assert_no_error (error);
+  root = ncz_dataset_get_root_group (ds);
+  dim = ncz_group_add_dimension (root, "n", 10, FALSE, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (vars); i++)
+    {
+      NczVariable *v = ncz_group_add_variable (root, vars[i].name, vars[i].type, 1, &dim, &error);
+      g_assert_no_error (error);
+      if (vars[i].big)
+        {
+          g_assert_true (ncz_variable_set_endianness (v, NCZ_ENDIANNESS_BIG, &error));
+          g_assert_no_error (error);
+        }
+    }
+  return ds;
+}
+
+static NczVariable *
+typed_variable (NczDataset *ds, const char *name)
+{
+  NczVariable *v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), name);
+
+  g_assert_nonnull (v);
+  return v;
 }
 
 static GBytes *
@@ -659,6 +723,141 @@ test_fso_errors (void)
   }
 }
 
+/* ---- bitround ---- */
+
+static guint32
+float_bits (gfloat f)
+{
+  guint32 b;
+
+  memcpy (&b, &f, 4);
+  return b;
+}
+
+static void
+test_bitround (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ncz-codecs-c-XXXXXX", &error);
+  g_autoptr (NczDataset) ds = typed_variables (dir);
+  /* float32 bit patterns and their rounding to 7 mantissa bits */
+  static const guint32 in[] = {
+    0x3f800000, /* 1.0 */ 0x3f808000, /* a tie, kept bits even: down */
+    0x3f818000, /* a tie, kept bits odd: up */ 0x3f80ffff, 0x3f817fff,
+    0x7f7fffff, /* the carry makes it inf */
+    0x7fffffff, /* a NaN whose carry reaches the sign: -0 */ 0x80000001, 0x00000000,
+  };
+  static const guint32 out7[] = {
+    0x3f800000, 0x3f800000, 0x3f820000, 0x3f810000, 0x3f810000, 0x7f800000,
+    0x80000000, 0x80000000, 0x00000000,
+  };
+  guint8 le[sizeof in], be[sizeof in];
+  g_autoptr (GBytes) in_le = NULL, in_be = NULL;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (in); i++)
+    for (guint k = 0; k < 4; k++)
+      {
+        le[4 * i + k] = (guint8) (in[i] >> (8 * k));
+        be[4 * i + 3 - k] = (guint8) (in[i] >> (8 * k));
+      }
+  in_le = g_bytes_new (le, sizeof le);
+  in_be = g_bytes_new (be, sizeof be);
+  for (guint order = 0; order < 2; order++)
+    {
+      g_autoptr (GArray) working = NULL;
+      g_autoptr (NczCodec) codec = codec_for_variable ("{\"id\": \"bitround\", \"keepbits\": 7}",
+                                                       typed_variable (ds, order ? "f4be" : "f4"),
+                                                       &working);
+      g_autoptr (GBytes) enc = run (codec, working, TRUE, order ? in_be : in_le);
+      g_autoptr (GBytes) dec = run (codec, working, FALSE, enc);
+      const guint8 *p = g_bytes_get_data (enc, NULL);
+
+      g_assert_cmpuint (g_bytes_get_size (enc), ==, sizeof in);
+      for (guint i = 0; i < G_N_ELEMENTS (in); i++)
+        {
+          guint32 b = 0;
+          for (guint k = 0; k < 4; k++)
+            b |= (guint32) p[4 * i + (order ? 3 - k : k)] << (8 * k);
+          g_assert_cmphex (b, ==, out7[i]);
+        }
+      assert_bytes_equal (dec, enc);   /* decoding changes nothing */
+    }
+
+  /* 23 bits keep float32 data as it is, 52 float64 data; 0 keeps none */
+  {
+    g_autoptr (GArray) w23 = NULL, w52 = NULL, w0 = NULL;
+    g_autoptr (NczCodec) c23 = codec_for_variable ("{\"id\": \"bitround\", \"keepbits\": 23}",
+                                                   typed_variable (ds, "f4"), &w23);
+    g_autoptr (NczCodec) c52 = codec_for_variable ("{\"id\": \"bitround\", \"keepbits\": \"52\"}",
+                                                   typed_variable (ds, "f8be"), &w52);
+    g_autoptr (NczCodec) c0 = codec_for_variable ("{\"id\": \"bitround\", \"keepbits\": 0}",
+                                                  typed_variable (ds, "f4"), &w0);
+    g_autoptr (GBytes) e23 = run (c23, w23, TRUE, in_le);
+    g_autoptr (GBytes) in8 = g_bytes_new_from_bytes (in_be, 0, 32);
+    g_autoptr (GBytes) e52 = run (c52, w52, TRUE, in8);
+    gfloat f[3] = { 1.4f, 1.6f, -3.1f };
+    g_autoptr (GBytes) fb = g_bytes_new (f, sizeof f);
+    g_autoptr (GBytes) e0 = run (c0, w0, TRUE, fb);
+    const guint8 *p0 = g_bytes_get_data (e0, NULL);
+    guint32 r[3];
+
+    assert_bytes_equal (e23, in_le);
+    assert_bytes_equal (e52, in8);
+    memcpy (r, p0, sizeof r);
+    g_assert_cmphex (r[0], ==, float_bits (1.0f));
+    g_assert_cmphex (r[1], ==, float_bits (2.0f));
+    g_assert_cmphex (r[2], ==, float_bits (-4.0f));
+  }
+
+  /* errors: keepbits beyond the type, a non-float variable, no variable,
+   * odd lengths */
+  {
+    g_autoptr (NczCodec) codec = lookup ("bitround");
+    g_autoptr (GArray) visible = NULL;
+    GArray *working = NULL;
+    g_autoptr (GBytes) odd = g_bytes_new ("abcdef", 6);
+    g_autoptr (GBytes) out = NULL;
+
+    g_assert_true (ncz_codec_params_from_json (codec, "{\"id\": \"bitround\", \"keepbits\": 24}",
+                                               &visible, &error));
+    g_assert_false (ncz_codec_modify_parameters (codec, typed_variable (ds, "f4"), visible,
+                                                 &working, &error));
+    g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
+    g_assert_nonnull (strstr (error->message, "{\"id\": \"bitround\", \"keepbits\": 24}"));
+    g_clear_error (&error);
+    g_assert_false (ncz_codec_modify_parameters (codec, typed_variable (ds, "i4"), visible,
+                                                 &working, &error));
+    g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
+    g_assert_nonnull (strstr (error->message, "bitround"));
+    g_clear_error (&error);
+    /* 24 is fine for float64 */
+    g_assert_true (ncz_codec_modify_parameters (codec, typed_variable (ds, "f8"), visible,
+                                                &working, &error));
+    out = ncz_codec_encode (codec, (const guint *) working->data, working->len, odd, &error);
+    g_assert_null (out);
+    g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_CORRUPT);
+    g_clear_error (&error);
+    g_array_unref (working);
+    working = NULL;
+    g_assert_true (ncz_codec_modify_parameters (codec, NULL, visible, &working, &error));
+    out = ncz_codec_encode (codec, (const guint *) working->data, working->len, in_le, &error);
+    g_assert_null (out);
+    g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
+    g_assert_nonnull (strstr (error->message, "bitround"));
+    g_clear_error (&error);
+    g_array_unref (working);
+  }
+  assert_json_form ("{\"id\": \"bitround\", \"keepbits\": \"9\"}",
+                    "{\"id\": \"bitround\", \"keepbits\": 9}");
+  assert_json_rejected ("bitround", "{\"id\": \"bitround\", \"keepbits\": -1}", "keepbits");
+  assert_json_rejected ("bitround", "{\"id\": \"bitround\", \"keepbits\": 53}", "keepbits");
+  assert_json_rejected ("bitround", "{\"id\": \"bitround\"}", "keepbits");
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_assert_no_error (error);
+  remove_tree (dir);
+}
+
 /* ---- numcodecs, both ways ---- */
 
 static void
@@ -669,6 +868,7 @@ test_numcodecs (void)
   g_autoptr (GDir) d = NULL;
   const char *name;
   guint n_cases = 0;
+  g_autoptr (NczDataset) vars = NULL;
 
   g_assert_no_error (error);
   if (!run_helper ("encode", dir))
@@ -676,6 +876,7 @@ test_numcodecs (void)
       remove_tree (dir);
       return;
     }
+  vars = typed_variables (dir);
   d = g_dir_open (dir, 0, &error);
   g_assert_no_error (error);
   while ((name = g_dir_read_name (d)) != NULL)
@@ -684,6 +885,8 @@ test_numcodecs (void)
       g_autofree char *json_path = NULL;
       g_autofree char *ncz_path = NULL;
       g_autofree char *cname = NULL;
+      g_autofree char *dtype_path = NULL;
+      g_autofree char *dtype_text = NULL;
       g_autoptr (GArray) working = NULL;
       g_autoptr (NczCodec) codec = NULL;
       g_autoptr (GBytes) raw = NULL, enc = NULL, dec = NULL, mine = NULL, decoded = NULL;
@@ -696,7 +899,12 @@ test_numcodecs (void)
       cname = g_strndup (name, strlen (name) - 5);
       json_path = g_build_filename (dir, name, NULL);
       g_assert_true (g_file_get_contents (json_path, &json_text, NULL, &error));
-      codec = codec_for_json (json_text, &working);
+      dtype_path = g_strconcat (dir, G_DIR_SEPARATOR_S, cname, ".dtype", NULL);
+      if (g_file_get_contents (dtype_path, &dtype_text, NULL, NULL))
+        codec = codec_for_variable (json_text, typed_variable (vars, g_str_equal (dtype_text, "<f4")
+                                                                     ? "f4" : "f8"), &working);
+      else
+        codec = codec_for_json (json_text, &working);
       is_gzip = g_str_equal (ncz_codec_get_codec_id (codec), "gzip");
       raw = read_file_bytes (dir, cname, ".raw");
       enc = read_file_bytes (dir, cname, ".enc");
@@ -726,6 +934,8 @@ test_numcodecs (void)
     }
   g_test_message ("%u cases", n_cases);
   g_assert_cmpuint (n_cases, >=, 97);
+  g_assert_true (ncz_dataset_close (vars, NULL, &error));
+  g_assert_no_error (error);
   /* numcodecs decodes what Ncz wrote */
   run_helper ("check", dir);
   remove_tree (dir);
@@ -738,7 +948,7 @@ test_zarr_python_written (void)
 {
   static const char *const names[] = {
     "delta_gzip", "delta_narrow", "delta_float", "gzip_only", "delta_be_2d", "checksums",
-    "fso_f8_i2", "fso_f4_u1",
+    "fso_f8_i2", "fso_f4_u1", "bitround_f4", "bitround_f8",
   };
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ncz-codecs-c-XXXXXX", &error);
@@ -842,6 +1052,10 @@ test_ncz_written (void)
     { "fso_float", NCZ_TYPE_FLOAT, 1, { 1000 }, { 250 },
       { "{\"id\": \"fixedscaleoffset\", \"offset\": 270, \"scale\": 100, \"dtype\": \"<f4\", "
         "\"astype\": \"<u2\"}", NULL }, "fixedscaleoffset", 0.005 + 1e-4 },
+    /* 280 + 10 sin: 7 mantissa bits leave steps of 2, so errors up to 1 */
+    { "bitround_float", NCZ_TYPE_FLOAT, 1, { 1000 }, { 250 },
+      { "{\"id\": \"bitround\", \"keepbits\": 7}", "{\"id\": \"gzip\"}" }, "bitround gzip",
+      1.0 + 1e-4 },
   };
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ncz-codecs-c-XXXXXX", &error);
@@ -957,6 +1171,7 @@ main (int argc, char **argv)
   g_test_add_func ("/codecs-c/fixedscaleoffset/known", test_fso_known);
   g_test_add_func ("/codecs-c/fixedscaleoffset/json", test_fso_json);
   g_test_add_func ("/codecs-c/fixedscaleoffset/errors", test_fso_errors);
+  g_test_add_func ("/codecs-c/bitround", test_bitround);
   g_test_add_func ("/codecs-c/numcodecs", test_numcodecs);
   g_test_add_func ("/codecs-c/dataset/zarr-python-written", test_zarr_python_written);
   g_test_add_func ("/codecs-c/dataset/ncz-written", test_ncz_written);

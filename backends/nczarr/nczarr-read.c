@@ -1549,18 +1549,25 @@ check_superblock (const NczJson *sb, const char *key, const char *name, GError *
  * the store is listed in @map: one listing per group; an array or group
  * created after the metadata was consolidated makes it stale. */
 static gboolean
-consolidated_covers_group (NczarrReader *r, GHashTable *map, const char *gkey)
+consolidated_covers_group (NczarrReader *r, GHashTable *map, const char *gkey,
+                           gboolean *covers, GError **error)
 {
-  g_auto(GStrv) names = ncz_store_list (r->store, gkey, r->cancellable, NULL);
+  g_autoptr(GError) local = NULL;
+  g_auto(GStrv) names = ncz_store_list (r->store, gkey, r->cancellable, &local);
 
+  *covers = TRUE;
   if (names == NULL)
-    return TRUE;
+    {
+      g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ",
+                                  gkey[0] ? gkey : NCZARR_CONSOLIDATED_KEY);
+      return FALSE;
+    }
   for (guint i = 0; names[i]; i++)
     {
       g_autofree char *ckey = NULL;
       g_autofree char *za = NULL;
       g_autofree char *zg = NULL;
-      guint64 len;
+      gboolean exists = FALSE;
 
       if (names[i][0] == '.' || !name_is_valid_segment (names[i]))
         continue;
@@ -1569,12 +1576,16 @@ consolidated_covers_group (NczarrReader *r, GHashTable *map, const char *gkey)
       zg = nczarr_key_join (ckey, ".zgroup");
       if (g_hash_table_contains (map, za) || g_hash_table_contains (map, zg))
         continue;
-      if (ncz_store_get_length (r->store, za, &len, r->cancellable, NULL) ||
-          ncz_store_get_length (r->store, zg, &len, r->cancellable, NULL))
+      if (!key_exists (r, za, &exists, error))
+        return FALSE;
+      if (!exists && !key_exists (r, zg, &exists, error))
+        return FALSE;
+      if (exists)
         {
           g_debug ("%s: '%s' is not in %s: the consolidated metadata is stale",
                    nczarr_format_location (r->format), ckey, NCZARR_CONSOLIDATED_KEY);
-          return FALSE;
+          *covers = FALSE;
+          return TRUE;
         }
     }
   return TRUE;
@@ -1582,9 +1593,10 @@ consolidated_covers_group (NczarrReader *r, GHashTable *map, const char *gkey)
 
 /* Reads .zmetadata (zarr_consolidated_format 1) into r->consolidated when
  * it is well formed and not stale; otherwise the objects are read one by
- * one, as without it. Never an error: the per-object metadata wins. */
-static void
-load_consolidated (NczarrReader *r)
+ * one, as without it: the per-object metadata wins. Only a failure to
+ * read the store (not a missing or malformed .zmetadata) is an error. */
+static gboolean
+load_consolidated (NczarrReader *r, GError **error)
 {
   g_autoptr(GError) local = NULL;
   g_autoptr(GBytes) bytes = NULL;
@@ -1597,10 +1609,16 @@ load_consolidated (NczarrReader *r)
   const char *why = NULL;
 
   if (!r->use_consolidated)
-    return;
+    return TRUE;
   bytes = ncz_store_read (r->store, NCZARR_CONSOLIDATED_KEY, r->cancellable, &local);
   if (bytes == NULL)
-    return;
+    {
+      if (g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+        return TRUE;
+      g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ",
+                                  NCZARR_CONSOLIDATED_KEY);
+      return FALSE;
+    }
   data = g_bytes_get_data (bytes, &size);
   node = ncz_json_parse (data ? data : "", size, NULL);
   fmt = node && ncz_json_get_kind (node) == NCZ_JSON_OBJECT
@@ -1638,24 +1656,29 @@ load_consolidated (NczarrReader *r)
     {
       g_debug ("%s: %s %s: ignored", nczarr_format_location (r->format),
                NCZARR_CONSOLIDATED_KEY, why);
-      return;
+      return TRUE;
     }
   /* stale: an array or group of the store that it does not list */
   {
     GHashTableIter iter;
     gpointer k;
-    gboolean ok = consolidated_covers_group (r, map, "");
+    gboolean covers = TRUE;
+
+    if (!consolidated_covers_group (r, map, "", &covers, error))
+      return FALSE;
     g_hash_table_iter_init (&iter, map);
-    while (ok && g_hash_table_iter_next (&iter, &k, NULL))
+    while (covers && g_hash_table_iter_next (&iter, &k, NULL))
       if (g_str_has_suffix (k, "/.zgroup"))
         {
           g_autofree char *gkey = g_strndup (k, strlen (k) - strlen ("/.zgroup"));
-          ok = consolidated_covers_group (r, map, gkey);
+          if (!consolidated_covers_group (r, map, gkey, &covers, error))
+            return FALSE;
         }
-    if (!ok)
-      return;
+    if (!covers)
+      return TRUE;
   }
   r->consolidated = g_steal_pointer (&map);
+  return TRUE;
 }
 
 gboolean
@@ -1666,7 +1689,8 @@ nczarr_read_dataset (NczarrReader *r, GError **error)
   const NczJson *props;
   gboolean exists = FALSE;
 
-  load_consolidated (r);
+  if (!load_consolidated (r, error))
+    return FALSE;
   zgroup = read_json (r, ".zgroup", error);
   if (zgroup == NULL && error && *error)
     return FALSE;

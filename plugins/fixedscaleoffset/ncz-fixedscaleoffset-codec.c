@@ -12,8 +12,8 @@
  *    it is float64 or an integer type.
  * Refused, with an error naming the codec and its JSON:
  *  - an integer `dtype` (numpy then computes in integers and wraps);
- *  - a float32 `dtype` or `astype` with an offset or scale beyond
- *    float32's range (numpy then switches to float64 part way);
+ *  - a float32 `dtype` or `astype` with an offset or scale of magnitude
+ *    3.4e38 or more (numpy then switches to float64 part way);
  *  - when encoding to an integer `astype`, a value that is NaN or does
  *    not fit it (numpy's result is not defined portably): the chunk is
  *    not written rather than written wrong.
@@ -27,7 +27,6 @@
  */
 #include "config.h"
 
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -53,9 +52,10 @@ fso_refusal (const Fso *f)
 
   if (f->dtype.kind != NCZ_CODEC_DTYPE_FLOAT)
     return "'dtype' must be a float type ('<f4', '<f8'): Ncz does not run integer dtypes";
-  if (f4 && (fabs (f->offset) > FLT_MAX || fabs (f->scale) > FLT_MAX))
-    return "with a float32 'dtype' or 'astype', 'offset' and 'scale' must lie within "
-           "float32's range";
+  /* numpy keeps float32 for a scalar of magnitude below 3.4e38 only */
+  if (f4 && !(fabs (f->offset) < 3.4e38 && fabs (f->scale) < 3.4e38))
+    return "with a float32 'dtype' or 'astype', 'offset' and 'scale' must lie below "
+           "3.4e38 in magnitude (float32 arithmetic)";
   return NULL;
 }
 

@@ -666,10 +666,18 @@ test_fso_json (void)
                         "{\"id\": \"fixedscaleoffset\", \"offset\": 0, \"scale\": 2, "
                         "\"dtype\": \"<i4\", \"astype\": \"<i2\"}",
                         "\"dtype\": \"<i4\"");
-  /* numpy switches to float64 for scalars beyond float32's range */
+  /* numpy switches to float64 for scalars of magnitude 3.4e38 and more
+   * (3.40282e38 still fits a float32) */
   assert_json_rejected ("fixedscaleoffset",
                         "{\"id\": \"fixedscaleoffset\", \"offset\": 1e39, \"scale\": 2, "
                         "\"dtype\": \"<f8\", \"astype\": \"<f4\"}", "float32");
+  assert_json_rejected ("fixedscaleoffset",
+                        "{\"id\": \"fixedscaleoffset\", \"offset\": 0, \"scale\": 3.40282e38, "
+                        "\"dtype\": \"<f4\"}", "3.4e38");
+  assert_json_form ("{\"id\": \"fixedscaleoffset\", \"offset\": -3.39e38, \"scale\": 1, "
+                    "\"dtype\": \"<f4\", \"astype\": \"<f8\"}",
+                    "{\"id\": \"fixedscaleoffset\", \"scale\": 1, \"offset\": -3.39e+38, "
+                    "\"dtype\": \"<f4\", \"astype\": \"<f8\"}");
   assert_json_rejected ("fixedscaleoffset",
                         "{\"id\": \"fixedscaleoffset\", \"offset\": 0, \"dtype\": \"<f8\"}",
                         "'scale' is missing");

@@ -820,13 +820,26 @@ apply_fill (NczarrReader *r, NczVariable *var, const char *akey, const char *dty
 
   if (type == NCZ_TYPE_STRING)
     {
-      /* only the empty default fill is supported for strings */
-      if (attr_fill)
+      const NczJson *f = attr_fill;
+      g_autoptr(NczAttribute) a = NULL;
+
+      /* pure Zarr: a non-empty fill_value is the _FillValue, as for
+       * numbers (zarr-python and Ncz write |O arrays that way) */
+      if (f == NULL && r->pure && fill_json && !no_fill &&
+          ncz_json_get_string (fill_json, NULL)[0] != '\0')
+        f = fill_json;
+      if (f && ncz_json_get_kind (f) == NCZ_JSON_STRING)
         {
-          g_autoptr(NczAttribute) a = nczarr_attr_from_json ("_FillValue", attr_fill,
-                                                             types_lookup (types, "_FillValue"), NULL);
-          if (a && !ncz_variable_set_attribute (var, a, &local))
-            g_debug ("%s: _FillValue ignored: %s", akey, local->message);
+          const char *values[] = { ncz_json_get_string (f, NULL), NULL };
+          a = ncz_attribute_new_strings ("_FillValue", values, 1);
+        }
+      else if (f)
+        a = nczarr_attr_from_json ("_FillValue", f, types_lookup (types, "_FillValue"), NULL);
+      if (a && !ncz_variable_set_attribute (var, a, &local))
+        {
+          bad_metadata (error, attr_fill ? zattrs_key : zarray_key, "\"_FillValue\": %s",
+                        local->message);
+          return FALSE;
         }
     }
   else if (attr_fill)

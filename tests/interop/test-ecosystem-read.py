@@ -254,7 +254,8 @@ def xarray_cases():
         p = os.path.join(TMP, name)
         ds = xr.Dataset({"flag": ("x", np.array([True, False, True, True]))})
         ds.to_zarr(p, consolidated=False)
-        check(name, p, "zarr", {"flag": ("ubyte", [1, 0, 1, 1])})
+        # xarray stores bool as int8 with a "dtype": "bool" attribute
+        check(name, p, "zarr", {"flag": ("byte", [1, 0, 1, 1])})
 
     def datetimes(name):
         p = os.path.join(TMP, name)
@@ -353,8 +354,12 @@ def zarr_cases():
         a[...] = data
         check(name, p, "zarr", {"a": (expected_type, expected)})
 
+    # zarr-python's default fill_value of |b1 is false, which is then the
+    # _FillValue: xarray masks false values too
     case("zarr-|b1", lambda n: special(n, np.array([True, False, False, True]), "|b1",
-                                       "ubyte", [1, 0, 0, 1]))
+                                       "ubyte", [1, None, None, 1]))
+    case("zarr-|b1-no-fill", lambda n: special(n, np.array([True, False, False, True]), "|b1",
+                                               "ubyte", [1, 0, 0, 1], fill_value=None))
     case("zarr-|S5", lambda n: special(n, np.array([b"hello", b"ab", b"", b"x"]), "|S5",
                                        None, ["hello", "ab", "", "x"]))
     case("zarr-<U5", lambda n: special(n, np.array(["héllo", "ab", "", "x"]), "<U5",
@@ -371,6 +376,10 @@ def zarr_cases():
         n, np.array(["one", "two", "three", "four"], dtype=object), object, "string",
         ["one", "two", "three", "four"], object_codec=numcodecs.VLenUTF8(),
         compressor=numcodecs.Zstd(level=1)))
+    case("zarr-vlen-utf8-fill-missing-chunk", lambda n: special(
+        n, np.array(["a", "b", "missing", "missing"], dtype=object), object, "string",
+        ["a", "b", None, None], object_codec=numcodecs.VLenUTF8(), fill_value="missing",
+        write_empty_chunks=False))
     case("zarr-int-fill-missing-chunk", lambda n: special(
         n, np.array([5, 6, -1, -1], dtype="<i4"), "<i4", "int", [5, 6, None, None],
         fill_value=-1, write_empty_chunks=False))

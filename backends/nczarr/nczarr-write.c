@@ -62,12 +62,10 @@ add_attributes (Builder *b, GPtrArray *attrs, gboolean fill_in_zarray, NczJson *
 
       if (nczarr_attr_name_is_reserved (name))
         continue;
-      /* Pure Zarr: the fill value is "fill_value" only, as xarray writes
-       * it (a _FillValue attribute would be a second, possibly
-       * conflicting copy); a string's _FillValue stays an attribute, as
-       * its fill_value is always the empty string. */
-      if (fill_in_zarray && !is_nczarr (b) && g_str_equal (name, "_FillValue"))
-        continue;
+      /* Pure Zarr: the fill value is "fill_value" (what xarray reads)
+       * and, the same value, the _FillValue attribute, which is what
+       * netcdf-c reads in pure Zarr (without it, every netCDF version
+       * prints missing values as data). */
       ncz_json_object_set (zattrs, name, nczarr_attr_to_json (a));
       if (ncz_attribute_get_value_type (a) == NCZ_TYPE_CHAR)
         dtype = g_strdup (b->char_dtype);

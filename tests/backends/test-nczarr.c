@@ -285,9 +285,9 @@ test_layout_pure (void)
   assert_object (store, "tas/.zarray",
     "{\"zarr_format\": 2, \"shape\": [4,3], \"dtype\": \"<f4\", \"chunks\": [4,3], "
     "\"fill_value\": -999.0, \"order\": \"C\", \"compressor\": null, \"filters\": null}");
-  /* pure Zarr: the fill value is "fill_value" only, as xarray writes it */
+  /* pure Zarr: the fill value is "fill_value" (xarray) and _FillValue (netcdf-c) */
   assert_object (store, "tas/.zattrs",
-    "{\"units\": \"K\", \"_ARRAY_DIMENSIONS\": [\"time\",\"lat\"]}");
+    "{\"units\": \"K\", \"_FillValue\": -999.0, \"_ARRAY_DIMENSIONS\": [\"time\",\"lat\"]}");
   assert_object (store, "scalarv/.zattrs", "{\"_ARRAY_DIMENSIONS\": [\"_scalar_\"]}");
   assert_object (store, "sub/.zgroup", "{\"zarr_format\": 2}");
   assert_object (store, "sub/.zattrs", NULL);
@@ -307,7 +307,7 @@ test_noxarray (void)
 
   build_small (ds);
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
-  assert_object (store, "tas/.zattrs", "{\"units\": \"K\"}");
+  assert_object (store, "tas/.zattrs", "{\"units\": \"K\", \"_FillValue\": -999.0}");
   assert_object (store, "scalarv/.zattrs", NULL);
   back = nczt_open_mem (store, "mode=zarr,file", NCZ_OPEN_READ, &error);
   g_assert_no_error (error);

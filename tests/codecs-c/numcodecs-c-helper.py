@@ -90,6 +90,38 @@ def codec_cases():
                       numcodecs.Delta(dtype=dt, astype=at), data.tobytes()))
     cases += fixedscaleoffset_cases(rng)
     cases += bitround_cases(rng)
+    cases += quantize_cases(rng)
+    return cases
+
+
+def quantize_cases(rng):
+    cases = []
+    floats = ['<f4', '>f4', '<f8', '>f8']
+
+    def data_for(dt, n):
+        data = (rng.normal(size=n) * 10.0 ** rng.integers(-4, 5, size=n)).astype(dt)
+        if n > 16:
+            data[:16] = float_specials(dt)
+            data[16:24] = np.array([0.5, 1.5, 2.5, -2.5, 0.125, 1e-40, 3e38, -7.0], dtype=dt)
+        return data
+
+    # every pair of types
+    for dt in floats:
+        for at in floats:
+            for digits in (1, 3):
+                for n in (0, 1, 7, 1001):
+                    cases.append(('quantize-%s-as-%s-d%d-%d' % (tag(dt), tag(at), digits, n),
+                                  numcodecs.Quantize(digits=digits, dtype=dt, astype=at),
+                                  data_for(dt, n).tobytes()))
+    # digits from very coarse to beyond float32's range (38: float32
+    # arithmetic that overflows; 39: float64 arithmetic; -300: a scale
+    # float32 rounds to 0)
+    for dt, at in (('<f4', '<f4'), ('<f8', '<f8'), ('<f8', '<f4'), ('>f4', '<f8')):
+        for digits in (-300, -5, -1, 0, 2, 6, 7, 10, 16, 20, 37, 38, 39, 45, 300, 307):
+            cases.append(('quantize-%s-as-%s-d%s-333' % (tag(dt), tag(at),
+                                                         str(digits).replace('-', 'm')),
+                          numcodecs.Quantize(digits=digits, dtype=dt, astype=at),
+                          data_for(dt, 333).tobytes()))
     return cases
 
 
@@ -241,6 +273,11 @@ def zarr_arrays():
         'bitround_f4': (temp.astype('<f4'), (300,), [numcodecs.BitRound(keepbits=7)],
                         numcodecs.GZip(level=5)),
         'bitround_f8': (temp, (1000,), [numcodecs.BitRound(keepbits=0)], None),
+        'quantize_f8_f4': (temp, (300,), [numcodecs.Quantize(digits=2, dtype='<f8',
+                                                             astype='<f4')],
+                           numcodecs.GZip(level=5)),
+        'quantize_f4be': ((temp - 270).astype('>f4'), (250,),
+                          [numcodecs.Quantize(digits=1, dtype='>f4')], None),
     }
 
 

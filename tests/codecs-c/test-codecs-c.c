@@ -1,5 +1,5 @@
 /* test-codecs-c.c: the numcodecs codecs without an HDF5 id (gzip, delta,
- * crc32, adler32, fixedscaleoffset, bitround)
+ * crc32, adler32, fixedscaleoffset, bitround, quantize)
  * through NczCodec: formats, round trips, parameters and errors; bytes
  * compared with numcodecs 0.11 both ways; arrays written by zarr-python
  * read by Ncz and arrays written by Ncz read by zarr-python.
@@ -866,6 +866,205 @@ test_bitround (void)
   remove_tree (dir);
 }
 
+/* ---- quantize ---- */
+
+static gdouble
+double_at (GBytes *bytes, gsize i, gboolean big)
+{
+  const guint8 *p = g_bytes_get_data (bytes, NULL);
+  guint64 bits = 0;
+  gdouble d;
+
+  for (guint k = 0; k < 8; k++)
+    bits |= (guint64) p[8 * i + (big ? 7 - k : k)] << (8 * k);
+  memcpy (&d, &bits, 8);
+  return d;
+}
+
+static gfloat
+float_at (GBytes *bytes, gsize i, gboolean big)
+{
+  const guint8 *p = g_bytes_get_data (bytes, NULL);
+  guint32 bits = 0;
+  gfloat f;
+
+  for (guint k = 0; k < 4; k++)
+    bits |= (guint32) p[4 * i + (big ? 3 - k : k)] << (8 * k);
+  memcpy (&f, &bits, 4);
+  return f;
+}
+
+static GBytes *
+floats_le (const gfloat *values, gsize n)
+{
+  guint8 *data = g_malloc (MAX (n * 4, 1));
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint32 bits;
+      memcpy (&bits, &values[i], 4);
+      bits = GUINT32_TO_LE (bits);
+      memcpy (data + 4 * i, &bits, 4);
+    }
+  return g_bytes_new_take (data, n * 4);
+}
+
+static void
+test_quantize_known (void)
+{
+  /* numcodecs' own example: 0, 1/9, ... 1 to 1 digit (a step of 1/16) */
+  static const gdouble one_digit[10] = { 0, 0.125, 0.25, 0.3125, 0.4375, 0.5625, 0.6875,
+                                         0.75, 0.875, 1 };
+  gdouble x[10];
+  g_autoptr (GArray) working = NULL;
+  g_autoptr (NczCodec) codec = codec_for_json ("{\"id\": \"quantize\", \"digits\": 1, "
+                                               "\"dtype\": \"<f8\"}", &working);
+  g_autoptr (GBytes) input = NULL, enc = NULL, dec = NULL;
+
+  for (guint i = 0; i < 10; i++)
+    x[i] = (gdouble) i / 9.0;
+  input = doubles_le (x, 10);
+  enc = run (codec, working, TRUE, input);
+  g_assert_cmpuint (g_bytes_get_size (enc), ==, 80);
+  for (guint i = 0; i < 10; i++)
+    g_assert_cmpfloat (double_at (enc, i, FALSE), ==, one_digit[i]);
+  dec = run (codec, working, FALSE, enc);
+  assert_bytes_equal (dec, enc);
+
+  /* halves to even (a step of 1 for 0 digits), NaN, infinities, -0,
+   * float64 to big-endian float32 and back */
+  {
+    static const gdouble in[] = { 0.5, 1.5, 2.5, -2.5, -0.2, NAN, INFINITY, -INFINITY, 1e300 };
+    static const gdouble out[] = { 0, 2, 2, -2, -0.0, NAN, INFINITY, -INFINITY, INFINITY };
+    g_autoptr (GArray) w2 = NULL;
+    g_autoptr (NczCodec) c2 = codec_for_json ("{\"id\": \"quantize\", \"digits\": 0, "
+                                              "\"dtype\": \"<f8\", \"astype\": \">f4\"}", &w2);
+    g_autoptr (GBytes) in2 = doubles_le (in, G_N_ELEMENTS (in));
+    g_autoptr (GBytes) enc2 = run (c2, w2, TRUE, in2);
+    g_autoptr (GBytes) dec2 = run (c2, w2, FALSE, enc2);
+
+    g_assert_cmpuint (g_bytes_get_size (enc2), ==, 4 * G_N_ELEMENTS (in));
+    g_assert_cmpuint (g_bytes_get_size (dec2), ==, 8 * G_N_ELEMENTS (in));
+    for (guint i = 0; i < G_N_ELEMENTS (in); i++)
+      {
+        gfloat f = float_at (enc2, i, TRUE);
+        gdouble d = double_at (dec2, i, FALSE);
+        if (isnan (out[i]))
+          g_assert_true (isnan (f) && isnan (d));
+        else
+          {
+            g_assert_cmpfloat (f, ==, out[i]);
+            g_assert_cmpfloat (d, ==, out[i]);
+            g_assert_cmpint (signbit (f) != 0, ==, signbit (out[i]) != 0);
+          }
+      }
+  }
+
+  /* float32 arithmetic: 38 digits give 2^127, and 2.25 * 2^127 overflows
+   * float32; 39 digits give 2^130, beyond float32, so float64 is used;
+   * -300 digits give a scale float32 rounds to 0: NaN, as numpy */
+  {
+    static const gfloat in[] = { 1.5f, 2.25f, -3.7f };
+    g_autoptr (GBytes) in3 = floats_le (in, G_N_ELEMENTS (in));
+    g_autoptr (GArray) w38 = NULL, w39 = NULL, wm = NULL;
+    g_autoptr (NczCodec) c38 = codec_for_json ("{\"id\": \"quantize\", \"digits\": 38, "
+                                               "\"dtype\": \"<f4\"}", &w38);
+    g_autoptr (NczCodec) c39 = codec_for_json ("{\"id\": \"quantize\", \"digits\": 39, "
+                                               "\"dtype\": \"<f4\"}", &w39);
+    g_autoptr (NczCodec) cm = codec_for_json ("{\"id\": \"quantize\", \"digits\": -300, "
+                                              "\"dtype\": \"<f4\"}", &wm);
+    g_autoptr (GBytes) e38 = run (c38, w38, TRUE, in3);
+    g_autoptr (GBytes) e39 = run (c39, w39, TRUE, in3);
+    g_autoptr (GBytes) em = run (cm, wm, TRUE, in3);
+
+    g_assert_cmpfloat (float_at (e38, 0, FALSE), ==, 1.5f);
+    g_assert_true (isinf (float_at (e38, 1, FALSE)) && float_at (e38, 1, FALSE) > 0);
+    g_assert_true (isinf (float_at (e38, 2, FALSE)) && float_at (e38, 2, FALSE) < 0);
+    assert_bytes_equal (e39, in3);
+    for (guint i = 0; i < 3; i++)
+      g_assert_true (isnan (float_at (em, i, FALSE)));
+  }
+}
+
+static void
+test_quantize_json (void)
+{
+  assert_json_form ("{\"id\": \"quantize\", \"digits\": 3, \"dtype\": \"<f8\"}",
+                    "{\"id\": \"quantize\", \"digits\": 3, \"dtype\": \"<f8\", "
+                    "\"astype\": \"<f8\"}");
+  assert_json_form ("{\"id\": \"quantize\", \"digits\": \"-2\", \"dtype\": \">f4\", "
+                    "\"astype\": \"<f8\"}",
+                    "{\"id\": \"quantize\", \"digits\": -2, \"dtype\": \">f4\", "
+                    "\"astype\": \"<f8\"}");
+  assert_json_form ("{\"id\": \"quantize\", \"digits\": 1.5, \"dtype\": \"f8\", "
+                    "\"astype\": null}",
+                    "{\"id\": \"quantize\", \"digits\": 1.5, \"dtype\": \"<f8\", "
+                    "\"astype\": \"<f8\"}");
+  /* integer types, as in numcodecs, are not allowed */
+  assert_json_rejected ("quantize",
+                        "{\"id\": \"quantize\", \"digits\": 3, \"dtype\": \"<f8\", "
+                        "\"astype\": \"<i4\"}", "\"astype\": \"<i4\"");
+  assert_json_rejected ("quantize", "{\"id\": \"quantize\", \"digits\": 3, "
+                        "\"dtype\": \"<i2\"}", "float types");
+  /* the scale overflows (308 digits), 10^-digits overflows (-309) or is 0
+   * (400) */
+  assert_json_rejected ("quantize", "{\"id\": \"quantize\", \"digits\": 308, "
+                        "\"dtype\": \"<f8\"}", "overflows");
+  assert_json_rejected ("quantize", "{\"id\": \"quantize\", \"digits\": -309, "
+                        "\"dtype\": \"<f8\"}", "overflows");
+  assert_json_rejected ("quantize", "{\"id\": \"quantize\", \"digits\": 400, "
+                        "\"dtype\": \"<f8\"}", "is 0");
+  assert_json_rejected ("quantize", "{\"id\": \"quantize\", \"dtype\": \"<f8\"}",
+                        "'digits' is missing");
+  assert_json_rejected ("quantize", "{\"id\": \"quantize\", \"digits\": 2}",
+                        "'dtype' is missing");
+  assert_json_rejected ("quantize", "{\"id\": \"quantize\", \"digits\": 2, "
+                        "\"dtype\": \"<f2\"}", "'<f2'");
+}
+
+static void
+test_quantize_errors (void)
+{
+  g_autoptr (GArray) working = NULL;
+  g_autoptr (NczCodec) codec = codec_for_json ("{\"id\": \"quantize\", \"digits\": 2, "
+                                               "\"dtype\": \"<f8\", \"astype\": \"<f4\"}",
+                                               &working);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) odd = g_bytes_new ("abcdefghij", 10);
+  g_autoptr (GBytes) out = NULL;
+  g_autoptr (GBytes) empty = g_bytes_new (NULL, 0);
+  g_autoptr (GBytes) enc = NULL, dec = NULL;
+  /* dtype <f8, astype <f4, digits 308 (two halves): the scale overflows */
+  guint bad[4] = { 3 << 16 | 8, 3 << 16 | 4, 0, 0 };
+  gdouble d308 = 308;
+  guint64 bits;
+
+  out = ncz_codec_encode (codec, (const guint *) working->data, working->len, odd, &error);
+  g_assert_null (out);
+  g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "quantize"));
+  g_clear_error (&error);
+  assert_decode_fails (codec, working, (const guint8 *) "abcdef", 6, NCZ_CODEC_ERROR_CORRUPT,
+                       "'<f4'");
+  memcpy (&bits, &d308, 8);
+  bad[2] = (guint) (bits & 0xffffffffu);
+  bad[3] = (guint) (bits >> 32);
+  out = ncz_codec_encode (codec, bad, 4, odd, &error);
+  g_assert_null (out);
+  g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
+  g_assert_nonnull (strstr (error->message, "\"id\": \"quantize\", \"digits\": 308"));
+  g_clear_error (&error);
+  out = ncz_codec_encode (codec, bad, 2, odd, &error);
+  g_assert_null (out);
+  g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
+  g_assert_nonnull (strstr (error->message, "quantize"));
+  g_clear_error (&error);
+  enc = run (codec, working, TRUE, empty);
+  dec = run (codec, working, FALSE, enc);
+  g_assert_cmpuint (g_bytes_get_size (enc), ==, 0);
+  g_assert_cmpuint (g_bytes_get_size (dec), ==, 0);
+}
+
 /* ---- numcodecs, both ways ---- */
 
 static void
@@ -941,7 +1140,7 @@ test_numcodecs (void)
       n_cases++;
     }
   g_test_message ("%u cases", n_cases);
-  g_assert_cmpuint (n_cases, >=, 97);
+  g_assert_cmpuint (n_cases, >=, 97 + 192);
   g_assert_true (ncz_dataset_close (vars, NULL, &error));
   g_assert_no_error (error);
   /* numcodecs decodes what Ncz wrote */
@@ -956,7 +1155,7 @@ test_zarr_python_written (void)
 {
   static const char *const names[] = {
     "delta_gzip", "delta_narrow", "delta_float", "gzip_only", "delta_be_2d", "checksums",
-    "fso_f8_i2", "fso_f4_u1", "bitround_f4", "bitround_f8",
+    "fso_f8_i2", "fso_f4_u1", "bitround_f4", "bitround_f8", "quantize_f8_f4", "quantize_f4be",
   };
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ncz-codecs-c-XXXXXX", &error);
@@ -1064,6 +1263,10 @@ test_ncz_written (void)
     { "bitround_float", NCZ_TYPE_FLOAT, 1, { 1000 }, { 250 },
       { "{\"id\": \"bitround\", \"keepbits\": 7}", "{\"id\": \"gzip\"}" }, "bitround gzip",
       1.0 + 1e-4 },
+    /* 2 digits: a step of 2^-7, so errors up to 2^-8 */
+    { "quantize_float", NCZ_TYPE_FLOAT, 1, { 1000 }, { 300 },
+      { "{\"id\": \"quantize\", \"digits\": 2, \"dtype\": \"<f4\", \"astype\": \"<f8\"}",
+        "{\"id\": \"gzip\"}" }, "quantize gzip", 1.0 / 256 + 1e-4 },
   };
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ncz-codecs-c-XXXXXX", &error);
@@ -1180,6 +1383,9 @@ main (int argc, char **argv)
   g_test_add_func ("/codecs-c/fixedscaleoffset/json", test_fso_json);
   g_test_add_func ("/codecs-c/fixedscaleoffset/errors", test_fso_errors);
   g_test_add_func ("/codecs-c/bitround", test_bitround);
+  g_test_add_func ("/codecs-c/quantize/known", test_quantize_known);
+  g_test_add_func ("/codecs-c/quantize/json", test_quantize_json);
+  g_test_add_func ("/codecs-c/quantize/errors", test_quantize_errors);
   g_test_add_func ("/codecs-c/numcodecs", test_numcodecs);
   g_test_add_func ("/codecs-c/dataset/zarr-python-written", test_zarr_python_written);
   g_test_add_func ("/codecs-c/dataset/ncz-written", test_ncz_written);

@@ -91,6 +91,49 @@ def codec_cases():
     cases += fixedscaleoffset_cases(rng)
     cases += bitround_cases(rng)
     cases += quantize_cases(rng)
+    cases += astype_cases(rng)
+    return cases
+
+
+def astype_cases(rng):
+    cases = []
+    types = ['|i1', '|u1', '<i2', '>i2', '<u2', '>u2', '<i4', '>i4', '<u4', '>u4', '<i8', '>i8',
+             '<u8', '>u8', '<f4', '>f4', '<f8', '>f8']
+    for dec in types:
+        for enc in types:
+            d, e = np.dtype(dec), np.dtype(enc)
+            for n in ((0, 1, 7, 300) if dec in ('<i8', '<f8', '|u1') else (300,)):
+                if d.kind == 'f' and e.kind == 'f':
+                    data = (rng.normal(size=n) * 10.0 ** rng.integers(-40, 41, size=n)).astype(dec)
+                    if n > 16:
+                        data[:16] = float_specials(dec)
+                elif d.kind == 'f':
+                    # values the integer type holds, fractions truncated
+                    info = np.iinfo(e)
+                    lo, hi = float(info.min), float(info.max)
+                    # float32 cannot hold int64's and uint64's extremes
+                    if d.itemsize == 4 or e.itemsize == 8:
+                        lo, hi = lo / 2, hi / 2
+                    data = rng.uniform(lo, hi, size=n)
+                    data[:min(n, 6)] = [lo, hi, -0.9 if lo < 0 else 0.9, 0.99, -0.0, 0.5][:min(n, 6)]
+                    data = data.astype(dec)
+                else:
+                    info = np.iinfo(d)
+                    lo, hi = info.min, info.max
+                    if e.kind == 'f' and d.itemsize >= e.itemsize:
+                        # rounded to the float, read back into the integer type
+                        lo, hi = lo // 2, hi // 2
+                    data = rng.integers(lo, hi, size=n, dtype=d.newbyteorder('=').type,
+                                        endpoint=True).astype(dec)
+                    data[:min(n, 2)] = [lo, hi][:min(n, 2)]
+                    if e.kind == 'f' and n > 10:
+                        # ties between float32 and float64 neighbours
+                        data[2:10] = [x for x in (2 ** 24 + 1, 2 ** 24 + 3, 2 ** 53 + 1,
+                                                  2 ** 53 + 3, 2 ** 25 + 3, 16777217 * 4 + 1, 7, 9)]\
+                            if d.itemsize == 8 else data[2:10]
+                cases.append(('astype-%s-as-%s-%d' % (tag(dec), tag(enc), n),
+                              numcodecs.AsType(encode_dtype=enc, decode_dtype=dec),
+                              data.tobytes()))
     return cases
 
 
@@ -276,6 +319,13 @@ def zarr_arrays():
         'quantize_f8_f4': (temp, (300,), [numcodecs.Quantize(digits=2, dtype='<f8',
                                                              astype='<f4')],
                            numcodecs.GZip(level=5)),
+        'astype_f8_f4': (temp, (300,), [numcodecs.AsType(encode_dtype='<f4',
+                                                         decode_dtype='<f8')],
+                         numcodecs.GZip(level=5)),
+        'astype_i2_i1': (ints2, (128,), [numcodecs.AsType(encode_dtype='|i1',
+                                                          decode_dtype='<i2')], None),
+        'astype_be_u8_f8': (np.arange(777, dtype='>u8') * 12345, (100,),
+                            [numcodecs.AsType(encode_dtype='>f8', decode_dtype='>u8')], None),
         'quantize_f4be': ((temp - 270).astype('>f4'), (250,),
                           [numcodecs.Quantize(digits=1, dtype='>f4')], None),
     }

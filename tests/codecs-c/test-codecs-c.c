@@ -1,5 +1,5 @@
 /* test-codecs-c.c: the numcodecs codecs without an HDF5 id (gzip, delta,
- * crc32, adler32, fixedscaleoffset, bitround, quantize)
+ * crc32, adler32, fixedscaleoffset, bitround, quantize, astype)
  * through NczCodec: formats, round trips, parameters and errors; bytes
  * compared with numcodecs 0.11 both ways; arrays written by zarr-python
  * read by Ncz and arrays written by Ncz read by zarr-python.
@@ -1065,6 +1065,155 @@ test_quantize_errors (void)
   g_assert_cmpuint (g_bytes_get_size (dec), ==, 0);
 }
 
+/* ---- astype ---- */
+
+static GBytes *
+astype_run (const char *encode_dtype, const char *decode_dtype, gboolean encode,
+            const void *data, gsize length)
+{
+  g_autofree char *json = g_strdup_printf ("{\"id\": \"astype\", \"encode_dtype\": \"%s\", "
+                                           "\"decode_dtype\": \"%s\"}", encode_dtype,
+                                           decode_dtype);
+  g_autoptr (GArray) working = NULL;
+  g_autoptr (NczCodec) codec = codec_for_json (json, &working);
+  g_autoptr (GBytes) input = g_bytes_new (data, length);
+
+  return run (codec, working, encode, input);
+}
+
+static void
+test_astype_known (void)
+{
+  /* float64 to int8, truncated toward zero */
+  {
+    static const gdouble in[] = { 1.9, -1.9, -0.5, 127.99, -128.99, -0.0 };
+    static const gint8 out[] = { 1, -1, 0, 127, -128, 0 };
+    g_autoptr (GBytes) x = doubles_le (in, G_N_ELEMENTS (in));
+    g_autoptr (GBytes) enc = astype_run ("|i1", "<f8", TRUE, g_bytes_get_data (x, NULL),
+                                         g_bytes_get_size (x));
+    g_autoptr (GBytes) dec = NULL;
+
+    g_assert_cmpmem (g_bytes_get_data (enc, NULL), g_bytes_get_size (enc), out, sizeof out);
+    dec = astype_run ("|i1", "<f8", FALSE, out, sizeof out);
+    for (guint i = 0; i < G_N_ELEMENTS (out); i++)
+      g_assert_cmpfloat (double_at (dec, i, FALSE), ==, out[i]);
+  }
+  /* integers wrap around; signed types widen with their sign */
+  {
+    static const guint8 in[] = { 0x2c, 0x01, 0, 0, 0xff, 0xff, 0xff, 0xff };   /* <i4 300, -1 */
+    static const guint8 to_u1[] = { 44, 255 };
+    static const guint8 to_u2be[] = { 0x01, 0x2c, 0xff, 0xff };
+    static const guint8 i1[] = { 0xc8 };   /* -56 */
+    static const guint8 to_u8be[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xc8 };
+    static const guint8 u1[] = { 0xc8 };   /* 200 */
+    static const guint8 to_i2[] = { 0xc8, 0 };
+    g_autoptr (GBytes) a = astype_run ("|u1", "<i4", TRUE, in, sizeof in);
+    g_autoptr (GBytes) b = astype_run ("<i4", ">u2", FALSE, in, sizeof in);
+    g_autoptr (GBytes) c = astype_run (">u8", "|i1", TRUE, i1, 1);
+    g_autoptr (GBytes) d = astype_run ("|u1", "<i2", FALSE, u1, 1);
+
+    g_assert_cmpmem (g_bytes_get_data (a, NULL), g_bytes_get_size (a), to_u1, sizeof to_u1);
+    g_assert_cmpmem (g_bytes_get_data (b, NULL), g_bytes_get_size (b), to_u2be, sizeof to_u2be);
+    g_assert_cmpmem (g_bytes_get_data (c, NULL), g_bytes_get_size (c), to_u8be, sizeof to_u8be);
+    g_assert_cmpmem (g_bytes_get_data (d, NULL), g_bytes_get_size (d), to_i2, sizeof to_i2);
+  }
+  /* int64 to float32 in one rounding: 2^60 + 2^36 + 1 is above the
+   * half-way point, though through float64 it would be a tie (to 2^60) */
+  {
+    gint64 v = GINT64_TO_LE ((G_GINT64_CONSTANT (1) << 60) + (G_GINT64_CONSTANT (1) << 36) + 1);
+    guint64 u = GUINT64_TO_LE (G_MAXUINT64);
+    g_autoptr (GBytes) f = astype_run ("<f4", "<i8", TRUE, &v, 8);
+    g_autoptr (GBytes) g = astype_run ("<f8", "<u8", TRUE, &u, 8);
+
+    g_assert_cmpfloat (float_at (f, 0, FALSE), ==, ldexp (1.0, 60) + ldexp (1.0, 37));
+    g_assert_cmpfloat (double_at (g, 0, FALSE), ==, ldexp (1.0, 64));
+  }
+  /* float64 to float32 overflows to infinity, keeps NaN, -0 */
+  {
+    static const gdouble in[] = { 1e300, -1e300, NAN, -0.0, 0.1 };
+    g_autoptr (GBytes) x = doubles_le (in, G_N_ELEMENTS (in));
+    g_autoptr (GBytes) f = astype_run (">f4", "<f8", TRUE, g_bytes_get_data (x, NULL),
+                                       g_bytes_get_size (x));
+
+    g_assert_true (isinf (float_at (f, 0, TRUE)) && float_at (f, 0, TRUE) > 0);
+    g_assert_true (isinf (float_at (f, 1, TRUE)) && float_at (f, 1, TRUE) < 0);
+    g_assert_true (isnan (float_at (f, 2, TRUE)));
+    g_assert_true (float_at (f, 3, TRUE) == 0 && signbit (float_at (f, 3, TRUE)));
+    g_assert_cmpfloat (float_at (f, 4, TRUE), ==, 0.1f);
+  }
+  /* empty */
+  {
+    g_autoptr (GBytes) e = astype_run ("<f4", "<i8", TRUE, NULL, 0);
+    g_assert_cmpuint (g_bytes_get_size (e), ==, 0);
+  }
+}
+
+static void
+test_astype_errors (void)
+{
+  static const struct { const char *enc, *dec; gboolean encode; gdouble value; } bad[] = {
+    { "|i1", "<f8", TRUE, 128.0 }, { "|i1", "<f8", TRUE, -129.0 }, { "|u1", "<f8", TRUE, -1.0 },
+    { "<i4", "<f8", TRUE, NAN }, { "<u8", "<f8", TRUE, INFINITY },
+    { "<i8", "<f8", TRUE, 9223372036854775808.0 },
+    /* decoding too: what a float encoding holds may not fit decode_dtype */
+    { "<f8", ">i2", FALSE, 32768.0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *json = g_strdup_printf ("{\"id\": \"astype\", \"encode_dtype\": \"%s\", "
+                                               "\"decode_dtype\": \"%s\"}", bad[i].enc,
+                                               bad[i].dec);
+      g_autoptr (GArray) working = NULL;
+      g_autoptr (NczCodec) codec = codec_for_json (json, &working);
+      gdouble values[2] = { 1.0, bad[i].value };
+      g_autoptr (GBytes) input = doubles_le (values, 2);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GBytes) out = bad[i].encode
+        ? ncz_codec_encode (codec, (const guint *) working->data, working->len, input, &error)
+        : ncz_codec_decode (codec, (const guint *) working->data, working->len, input, &error);
+      g_autofree char *type = g_strdup_printf ("'%s'", bad[i].encode ? bad[i].enc : bad[i].dec);
+
+      /* never a platform-dependent value: the chunk is refused */
+      g_assert_null (out);
+      g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED);
+      g_assert_nonnull (strstr (error->message, "element 1"));
+      g_assert_nonnull (strstr (error->message, type));
+      g_assert_nonnull (strstr (error->message, json));
+    }
+  {
+    g_autoptr (GArray) working = NULL;
+    g_autoptr (NczCodec) codec = codec_for_json ("{\"id\": \"astype\", \"encode_dtype\": "
+                                                 "\"<f4\", \"decode_dtype\": \"<f8\"}",
+                                                 &working);
+    g_autoptr (GError) error = NULL;
+    g_autoptr (GBytes) odd = g_bytes_new ("abcdef", 6);
+    g_autoptr (GBytes) out = ncz_codec_encode (codec, (const guint *) working->data,
+                                               working->len, odd, &error);
+    guint params[1] = { 0 };
+
+    g_assert_null (out);
+    g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_CORRUPT);
+    g_assert_nonnull (strstr (error->message, "'<f8'"));
+    g_clear_error (&error);
+    assert_decode_fails (codec, working, (const guint8 *) "abc", 3, NCZ_CODEC_ERROR_CORRUPT,
+                         "'<f4'");
+    out = ncz_codec_encode (codec, params, 1, odd, &error);
+    g_assert_null (out);
+    g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
+    g_assert_nonnull (strstr (error->message, "astype"));
+  }
+  assert_json_form ("{\"id\": \"astype\", \"encode_dtype\": \"i1\", \"decode_dtype\": \">f8\"}",
+                    "{\"id\": \"astype\", \"encode_dtype\": \"|i1\", "
+                    "\"decode_dtype\": \">f8\"}");
+  assert_json_rejected ("astype", "{\"id\": \"astype\", \"encode_dtype\": \"<f4\"}",
+                        "'decode_dtype' is missing");
+  assert_json_rejected ("astype", "{\"id\": \"astype\", \"encode_dtype\": \"|b1\", "
+                        "\"decode_dtype\": \"|u1\"}", "'|b1'");
+  assert_json_rejected ("astype", "{\"id\": \"astype\", \"encode_dtype\": \"<f2\", "
+                        "\"decode_dtype\": \"<f4\"}", "'<f2'");
+}
+
 /* ---- numcodecs, both ways ---- */
 
 static void
@@ -1140,7 +1289,7 @@ test_numcodecs (void)
       n_cases++;
     }
   g_test_message ("%u cases", n_cases);
-  g_assert_cmpuint (n_cases, >=, 97 + 192);
+  g_assert_cmpuint (n_cases, >=, 97 + 192 + 486);
   g_assert_true (ncz_dataset_close (vars, NULL, &error));
   g_assert_no_error (error);
   /* numcodecs decodes what Ncz wrote */
@@ -1267,6 +1416,14 @@ test_ncz_written (void)
     { "quantize_float", NCZ_TYPE_FLOAT, 1, { 1000 }, { 300 },
       { "{\"id\": \"quantize\", \"digits\": 2, \"dtype\": \"<f4\", \"astype\": \"<f8\"}",
         "{\"id\": \"gzip\"}" }, "quantize gzip", 1.0 / 256 + 1e-4 },
+    /* quarters: exact in float32 */
+    { "astype_double", NCZ_TYPE_DOUBLE, 1, { 777 }, { 333 },
+      { "{\"id\": \"astype\", \"encode_dtype\": \"<f4\", \"decode_dtype\": \"<f8\"}",
+        "{\"id\": \"gzip\"}" }, "astype gzip" },
+    /* the triangle wave fits int8 */
+    { "astype_short", NCZ_TYPE_SHORT, 1, { 1000 }, { 100 },
+      { "{\"id\": \"astype\", \"encode_dtype\": \"|i1\", \"decode_dtype\": \"<i2\"}",
+        NULL }, "astype" },
   };
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ncz-codecs-c-XXXXXX", &error);
@@ -1386,6 +1543,8 @@ main (int argc, char **argv)
   g_test_add_func ("/codecs-c/quantize/known", test_quantize_known);
   g_test_add_func ("/codecs-c/quantize/json", test_quantize_json);
   g_test_add_func ("/codecs-c/quantize/errors", test_quantize_errors);
+  g_test_add_func ("/codecs-c/astype/known", test_astype_known);
+  g_test_add_func ("/codecs-c/astype/errors", test_astype_errors);
   g_test_add_func ("/codecs-c/numcodecs", test_numcodecs);
   g_test_add_func ("/codecs-c/dataset/zarr-python-written", test_zarr_python_written);
   g_test_add_func ("/codecs-c/dataset/ncz-written", test_ncz_written);

@@ -92,6 +92,13 @@ def codec_cases():
     cases += bitround_cases(rng)
     cases += quantize_cases(rng)
     cases += astype_cases(rng)
+    for n in (0, 1, 7, 8, 9, 15, 16, 17, 1001):
+        bits = rng.integers(0, 2, size=n, dtype=np.uint8)
+        cases.append(('packbits-%d' % n, numcodecs.PackBits(), bits.tobytes()))
+        # numpy takes any nonzero byte for true
+        cases.append(('packbits-any-%d' % n, numcodecs.PackBits(),
+                      rng.integers(0, 256, size=n, dtype=np.uint8).tobytes()))
+    cases.append(('packbits-ones-13', numcodecs.PackBits(), b'\x01' * 13))
     return cases
 
 
@@ -326,6 +333,8 @@ def zarr_arrays():
                                                           decode_dtype='<i2')], None),
         'astype_be_u8_f8': (np.arange(777, dtype='>u8') * 12345, (100,),
                             [numcodecs.AsType(encode_dtype='>f8', decode_dtype='>u8')], None),
+        'packbits_bool': ((n % 3 == 0) | (n % 7 == 1), (333,), [numcodecs.PackBits()],
+                          numcodecs.GZip(level=5)),
         'quantize_f4be': ((temp - 270).astype('>f4'), (250,),
                           [numcodecs.Quantize(digits=1, dtype='>f4')], None),
     }

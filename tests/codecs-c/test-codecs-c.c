@@ -1,5 +1,6 @@
 /* test-codecs-c.c: the numcodecs codecs without an HDF5 id (gzip, delta,
- * crc32, adler32, fixedscaleoffset, bitround, quantize, astype)
+ * crc32, adler32, fixedscaleoffset, bitround, quantize, astype,
+ * packbits)
  * through NczCodec: formats, round trips, parameters and errors; bytes
  * compared with numcodecs 0.11 both ways; arrays written by zarr-python
  * read by Ncz and arrays written by Ncz read by zarr-python.
@@ -1214,6 +1215,70 @@ test_astype_errors (void)
                         "\"decode_dtype\": \"<f4\"}", "'<f2'");
 }
 
+/* ---- packbits ---- */
+
+static void
+test_packbits (void)
+{
+  g_autoptr (GArray) working = NULL;
+  g_autoptr (NczCodec) codec = codec_for_json ("{\"id\": \"packbits\"}", &working);
+  /* numcodecs' own example: true, false, false, true -> 4, 0x90; any
+   * nonzero byte is true */
+  static const guint8 four[] = { 1, 0, 0, 7 }, four_enc[] = { 4, 0x90 };
+  static const guint8 nine[] = { 1, 1, 0, 1, 0, 0, 0, 1, 1 }, nine_enc[] = { 7, 0xd1, 0x80 };
+  static const guint8 eight[] = { 0, 0, 0, 0, 0, 0, 0, 255 }, eight_enc[] = { 0, 0x01 };
+  static const guint8 empty_enc[] = { 0 };
+  static const struct { const guint8 *in; gsize n; const guint8 *enc; gsize n_enc; } known[] = {
+    { four, 4, four_enc, 2 }, { nine, 9, nine_enc, 3 }, { eight, 8, eight_enc, 2 },
+    { NULL, 0, empty_enc, 1 },
+  };
+  g_autofree char *text = ncz_codec_params_to_json (codec, NULL, 0, NULL);
+
+  g_assert_cmpstr (text, ==, "{\"id\": \"packbits\"}");
+  for (guint k = 0; k < G_N_ELEMENTS (known); k++)
+    {
+      g_autoptr (GBytes) input = g_bytes_new (known[k].in, known[k].n);
+      g_autoptr (GBytes) enc = run (codec, working, TRUE, input);
+      g_autoptr (GBytes) dec = run (codec, working, FALSE, enc);
+      const guint8 *d = g_bytes_get_data (dec, NULL);
+
+      g_assert_cmpmem (g_bytes_get_data (enc, NULL), g_bytes_get_size (enc), known[k].enc,
+                       known[k].n_enc);
+      g_assert_cmpuint (g_bytes_get_size (dec), ==, known[k].n);
+      for (gsize i = 0; i < known[k].n; i++)
+        g_assert_cmpuint (d[i], ==, known[k].in[i] != 0);
+    }
+  /* round trips of 0/1 bytes, every length to 40, and a long one */
+  for (gsize n = 0; n <= 4001; n += n < 40 ? 1 : 3961)
+    {
+      g_autoptr (GBytes) raw = random_bytes (n, (guint32) n);
+      g_autofree guint8 *bits = g_memdup2 (g_bytes_get_data (raw, NULL), n);
+      g_autoptr (GBytes) input = NULL, enc = NULL, dec = NULL;
+
+      for (gsize i = 0; i < n; i++)
+        bits[i] &= 1;
+      input = g_bytes_new (bits, n);
+      enc = run (codec, working, TRUE, input);
+      g_assert_cmpuint (g_bytes_get_size (enc), ==, 1 + (n + 7) / 8);
+      dec = run (codec, working, FALSE, enc);
+      assert_bytes_equal (dec, input);
+    }
+  /* padding bits left set are dropped */
+  {
+    static const guint8 set[] = { 3, 0xff };
+    static const guint8 five[] = { 1, 1, 1, 1, 1 };
+    g_autoptr (GBytes) input = g_bytes_new (set, 2);
+    g_autoptr (GBytes) dec = run (codec, working, FALSE, input);
+    g_assert_cmpmem (g_bytes_get_data (dec, NULL), g_bytes_get_size (dec), five, 5);
+  }
+  /* corrupt: no count byte, a count above 7, a count with no data */
+  assert_decode_fails (codec, working, NULL, 0, NCZ_CODEC_ERROR_CORRUPT, "packbits");
+  assert_decode_fails (codec, working, (const guint8 *) "\x08\xff", 2, NCZ_CODEC_ERROR_CORRUPT,
+                       "packbits: padding count 8");
+  assert_decode_fails (codec, working, (const guint8 *) "\x03", 1, NCZ_CODEC_ERROR_CORRUPT,
+                       "packbits: padding count 3");
+}
+
 /* ---- numcodecs, both ways ---- */
 
 static void
@@ -1289,7 +1354,7 @@ test_numcodecs (void)
       n_cases++;
     }
   g_test_message ("%u cases", n_cases);
-  g_assert_cmpuint (n_cases, >=, 97 + 192 + 486);
+  g_assert_cmpuint (n_cases, >=, 97 + 192 + 486 + 19);
   g_assert_true (ncz_dataset_close (vars, NULL, &error));
   g_assert_no_error (error);
   /* numcodecs decodes what Ncz wrote */
@@ -1370,6 +1435,10 @@ fill_values (NczType type, gsize n, guint8 *data)
           /* a triangle wave: differences fit the int8 of the delta's astype */
           ((gint16 *) data)[i] = (gint16) (ABS ((gint64) (i % 200) - 100) - 50);
           break;
+        case NCZ_TYPE_UBYTE:
+          /* booleans */
+          data[i] = (guint8) (i % 3 == 0 || i % 7 == 1);
+          break;
         case NCZ_TYPE_DOUBLE:
           ((gdouble *) data)[i] = (gdouble) ((gint64) (i % 1000) - 500) * 0.25;
           break;
@@ -1424,6 +1493,8 @@ test_ncz_written (void)
     { "astype_short", NCZ_TYPE_SHORT, 1, { 1000 }, { 100 },
       { "{\"id\": \"astype\", \"encode_dtype\": \"|i1\", \"decode_dtype\": \"<i2\"}",
         NULL }, "astype" },
+    { "packbits_ubyte", NCZ_TYPE_UBYTE, 2, { 35, 23 }, { 10, 7 },
+      { "{\"id\": \"packbits\"}", "{\"id\": \"gzip\"}" }, "packbits gzip" },
   };
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ncz-codecs-c-XXXXXX", &error);
@@ -1545,6 +1616,7 @@ main (int argc, char **argv)
   g_test_add_func ("/codecs-c/quantize/errors", test_quantize_errors);
   g_test_add_func ("/codecs-c/astype/known", test_astype_known);
   g_test_add_func ("/codecs-c/astype/errors", test_astype_errors);
+  g_test_add_func ("/codecs-c/packbits", test_packbits);
   g_test_add_func ("/codecs-c/numcodecs", test_numcodecs);
   g_test_add_func ("/codecs-c/dataset/zarr-python-written", test_zarr_python_written);
   g_test_add_func ("/codecs-c/dataset/ncz-written", test_ncz_written);

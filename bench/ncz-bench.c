@@ -2,7 +2,8 @@
  *
  * Usage: ncz-bench data --dir=DIR [--shape=128,512,512] [--chunks=32,128,128]
  *                       [--codec=none|zstd|blosc-lz4|zlib]
- *        ncz-bench meta --dir=DIR [--meta=20,20,10]
+ *        ncz-bench meta --dir=DIR [--meta=20,20,10] [--consolidated=true|false]
+ *                       [--open-only]
  *
  * The same cases as nc-bench.c (netcdf-c) and zarr-bench.py: the data
  * case writes a 3-D float variable uncompressed in one call to
@@ -13,7 +14,15 @@
  * (ncz_variable_set_deflate), the same codec JSON zarr-bench.py writes
  * with numcodecs; the meta case creates G groups of V variables with A attributes
  * each, closes, then opens and lists everything including attribute
- * values. Prints one JSON line with the times and the peak RSS.
+ * values. With --consolidated, the meta case is written in pure Zarr
+ * (file://DIR/ncz-cmeta.zarr#mode=zarr,file, which writes consolidated
+ * metadata, .zmetadata, by default: checked) and opened with
+ * consolidated=true (the default: .zmetadata read in place of listing
+ * groups and reading each .zgroup and .zattrs) or consolidated=false
+ * (every object read). --open-only skips creating: it opens and lists
+ * what an earlier run left in DIR (to count the store operations of an
+ * open alone, e.g. under strace). Prints one JSON line with the times
+ * and the peak RSS.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -186,10 +195,32 @@ run_meta (const char *dir, int argc, char **argv)
   double t0, t_create, t_open;
   long n_groups = 0, n_vars = 0, n_attrs = 0;
 
+  const char *consolidated = bench_arg (argc, argv, "--consolidated", NULL);
+  gboolean open_only = FALSE;
+  char *open_url, *path;
+
+  for (int i = 2; i < argc; i++)
+    if (strcmp (argv[i], "--open-only") == 0)
+      open_only = TRUE;
   if (bench_parse_sizes (bench_arg (argc, argv, "--meta", "20,20,10"), m, 3) != 3)
     return 2;
-  url = g_strdup_printf ("file://%s/ncz-meta.zarr#mode=nczarr,file", dir);
+  if (consolidated != NULL && strcmp (consolidated, "true") != 0 &&
+      strcmp (consolidated, "false") != 0)
+    {
+      fprintf (stderr, "ncz-bench: --consolidated must be true or false\n");
+      return 2;
+    }
+  path = g_build_filename (dir, consolidated ? "ncz-cmeta.zarr" : "ncz-meta.zarr", NULL);
+  /* Pure Zarr writes .zmetadata by default: the URL does not ask for it. */
+  url = g_strdup_printf ("file://%s#mode=%s,file", path, consolidated ? "zarr" : "nczarr");
+  open_url = consolidated && strcmp (consolidated, "false") == 0
+               ? g_strdup_printf ("%s&consolidated=false", url) : g_strdup (url);
 
+  if (open_only)
+    {
+      t_create = 0.0;
+      goto open;
+    }
   t0 = bench_now ();
   ds = ncz_dataset_create (url, NCZ_CREATE_DEFAULT, NULL, &error);
   if (ds == NULL)
@@ -230,11 +261,22 @@ run_meta (const char *dir, int argc, char **argv)
     die ("close", error);
   g_object_unref (ds);
   t_create = bench_now () - t0;
+  if (consolidated != NULL)
+    {
+      char *zmetadata = g_build_filename (path, ".zmetadata", NULL);
+      if (!g_file_test (zmetadata, G_FILE_TEST_IS_REGULAR))
+        {
+          fprintf (stderr, "ncz-bench: %s wrote no .zmetadata\n", url);
+          return 1;
+        }
+      g_free (zmetadata);
+    }
 
+open:
   t0 = bench_now ();
-  ds = ncz_dataset_open (url, NCZ_OPEN_READ, NULL, &error);
+  ds = ncz_dataset_open (open_url, NCZ_OPEN_READ, NULL, &error);
   if (ds == NULL)
-    die (url, error);
+    die (open_url, error);
   {
     GPtrArray *groups = ncz_group_get_groups (ncz_dataset_get_root_group (ds));
     for (guint g = 0; g < groups->len; g++)
@@ -266,10 +308,16 @@ run_meta (const char *dir, int argc, char **argv)
   g_object_unref (ds);
   t_open = bench_now () - t0;
 
-  printf ("{\"tool\": \"ncz\", \"case\": \"meta\", \"groups\": %ld, \"variables\": %ld, "
+  printf ("{\"tool\": \"ncz\", \"case\": \"%s\", %s\"groups\": %ld, \"variables\": %ld, "
           "\"attributes\": %ld, \"create_s\": %.6f, \"open_s\": %.6f, \"peak_rss_kib\": %ld}\n",
+          consolidated ? "meta-consolidated" : "meta",
+          consolidated == NULL ? ""
+            : strcmp (consolidated, "true") == 0 ? "\"consolidated\": true, "
+                                                 : "\"consolidated\": false, ",
           n_groups, n_vars, n_attrs, t_create, t_open, bench_peak_rss_kib ());
   g_free (url);
+  g_free (open_url);
+  g_free (path);
   return 0;
 }
 

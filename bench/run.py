@@ -11,7 +11,11 @@
 # clevel 5 with byte shuffle, zlib level 1; Ncz against zarr-python and
 # against the compression library called directly on the same chunks on
 # every core), the metadata case (G groups x V variables x A attributes:
-# create, then open and list), the wide metadata case (the same with many
+# create, then open and list), the consolidated metadata case (the same
+# store in pure Zarr with consolidated metadata, .zmetadata: Ncz's open
+# against zarr-python's open_consolidated; netcdf-c, which has no
+# consolidated metadata, is left out, and Ncz's open with
+# consolidated=false is shown for reference), the wide metadata case (the same with many
 # variables in one group, 1 x 10000 x 2 by default: the cost per variable
 # must not grow with their number), and the machine ceiling (memcpy, plain
 # chunk-sized files). Every program
@@ -35,6 +39,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# the reference row of the consolidated metadata case
+CMETA_REF = "ncz consolidated=false"
 CODECS = {
     "zstd": "zstd level 1",
     "blosc-lz4": "blosc lz4 clevel 5 shuffle",
@@ -175,11 +181,11 @@ def main():
     common_data = ["--shape=" + shape, "--chunks=" + chunks]
     common_meta = ["--meta=" + meta]
 
-    results = {"data": {}, "meta": {}, "wide": {}, "ceiling": None, "codecs": {},
+    results = {"data": {}, "meta": {}, "cmeta": {}, "wide": {}, "ceiling": None, "codecs": {},
                "shape": shape, "chunks": chunks, "meta_sizes": meta, "wide_sizes": wide,
                "repeat": repeat, "warm": not dropped}
     try:
-        data_jobs, meta_jobs, wide_jobs = {}, {}, {}
+        data_jobs, meta_jobs, cmeta_jobs, wide_jobs = {}, {}, {}, {}
         for name, argv in tools:
             if argv is None:
                 print("note: %s not available, skipped" % name)
@@ -188,6 +194,16 @@ def main():
                                ["write_s", "read_s"])
             meta_jobs[name] = (argv + ["meta"] + common_meta, repeat, want_drop,
                                ["create_s", "open_s"])
+            # netcdf-c has no consolidated metadata: not in that case
+            if name == "ncz":
+                cmeta_jobs[name] = (argv + ["meta", "--consolidated=true"] + common_meta,
+                                    repeat, want_drop, ["create_s", "open_s"])
+                cmeta_jobs[CMETA_REF] = (argv + ["meta", "--consolidated=false"] +
+                                         common_meta, repeat, want_drop,
+                                         ["create_s", "open_s"])
+            elif name == "zarr-python":
+                cmeta_jobs[name] = (argv + ["meta", "--consolidated"] + common_meta,
+                                    repeat, want_drop, ["create_s", "open_s"])
             if wide:
                 wide_jobs[name] = (argv + ["meta", "--meta=" + wide], repeat, want_drop,
                                    ["create_s", "open_s"])
@@ -198,6 +214,7 @@ def main():
         results["ceiling"] = data.pop("ceiling", None)
         results["data"] = data
         results["meta"] = interleaved(meta_jobs, env, workdir)
+        results["cmeta"] = interleaved(cmeta_jobs, env, workdir)
         if wide:
             results["wide"] = interleaved(wide_jobs, env, workdir)
         for codec in codecs:
@@ -276,6 +293,13 @@ def report(res):
     verdicts += report_codecs(res)
 
     verdicts += report_meta("Metadata case", res["meta"], res["meta_sizes"], res["repeat"])
+    verdicts += report_meta(
+        "Consolidated metadata case (pure Zarr with .zmetadata; Ncz ncz_dataset_open, "
+        "zarr-python open_consolidated)", res["cmeta"], res["meta_sizes"], res["repeat"],
+        targets=("open_s",), reference=(CMETA_REF,),
+        notes=["netcdf-c: left out (it has no consolidated metadata)",
+               "%s: Ncz opening the same store with consolidated=false (every .zgroup "
+               "and .zattrs read, every group listed), for reference only" % CMETA_REF])
     if res.get("wide_sizes"):
         verdicts += report_meta("Wide metadata case", res["wide"], res["wide_sizes"],
                                 res["repeat"])
@@ -284,9 +308,12 @@ def report(res):
         print("targets met: %d of %d" % (sum(verdicts), len(verdicts)))
 
 
-def report_meta(title, m, sizes, repeat):
+def report_meta(title, m, sizes, repeat, targets=("create_s", "open_s"), reference=(),
+                notes=()):
     """A metadata case: the table, the time per variable, the ratios and
-    the targets."""
+    the targets (for the keys in @targets; ratios alone for the others).
+    The programs named in @reference are shown, and compared with Ncz,
+    but are no peers: they set no target."""
     verdicts = []
     print()
     sizes = sizes.split(",")
@@ -303,18 +330,21 @@ def report_meta(title, m, sizes, repeat):
             name, fmt(r["create_s"], 12, 4), fmt(r["open_s"], 12, 4),
             fmt(r["peak_rss_kib"] / 1024, 14), fmt(per_var, 16, 1), r["groups"],
             r["variables"], r["attributes"]))
+    for note in notes:
+        print("  " + note)
     if m.get("ncz"):
         for key, label in (("create_s", "create"), ("open_s", "open+list")):
-            peers = [r[key] for k, r in m.items() if k != "ncz" and r]
+            peers = [(r[key], k) for k, r in m.items() if k != "ncz" and k not in reference and r]
             for k, r in m.items():
-                if k != "ncz" and r:
+                if k != "ncz" and r and (k not in reference or key in targets):
                     print("Ncz / %-12s %-9s x%.2f faster" % (k, label, r[key] / m["ncz"][key]))
-            if peers:
-                tgt = min(peers) / 1.5
+            if peers and key in targets:
+                best, who = min(peers)
+                tgt = best / 1.5
                 ok = m["ncz"][key] <= tgt
                 verdicts.append(ok)
-                print("target %-9s <= %.4f s (1.5 x faster peer): Ncz %.4f s  %s" % (
-                    label, tgt, m["ncz"][key], "MET" if ok else "MISSED"))
+                print("target %-9s <= %.4f s (1.5 x faster peer, %s): Ncz %.4f s  %s" % (
+                    label, tgt, who, m["ncz"][key], "MET" if ok else "MISSED"))
     return verdicts
 
 

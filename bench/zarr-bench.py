@@ -3,7 +3,7 @@
 #
 # Usage: zarr-bench.py data --dir=DIR [--shape=128,512,512] [--chunks=32,128,128]
 #                      [--codec=none|zstd|blosc-lz4|zlib]
-#        zarr-bench.py meta --dir=DIR [--meta=20,20,10]
+#        zarr-bench.py meta --dir=DIR [--meta=20,20,10] [--consolidated] [--open-only]
 #
 # Same cases as nc-bench.c and ncz-bench.c: the data case writes the same
 # float32 values (bench_value in bench-common.h) uncompressed with
@@ -11,7 +11,12 @@
 # of the codec cases (bench_smooth_fill) compressed with numcodecs Zstd
 # level 1, Blosc lz4 clevel 5 byte shuffle, or Zlib level 1. The meta case creates G
 # groups of V arrays with A attributes each, then opens and lists all of
-# it. Prints one JSON line with the times and the peak RSS.
+# it. With --consolidated, creating ends with zarr.consolidate_metadata
+# (.zmetadata) and the store is opened with zarr.open_consolidated, so
+# listing and attributes come from .zmetadata alone. --open-only skips
+# creating: it opens and lists what an earlier run left in DIR (to count
+# the store operations of an open alone, e.g. under strace). Prints one
+# JSON line with the times and the peak RSS.
 #
 # SPDX-License-Identifier: BSD-3-Clause
 
@@ -124,28 +129,36 @@ def run_data(d):
 
 
 def run_meta(d):
-    import numpy as np
     import zarr
     g_n, v_n, a_n = sizes(arg("--meta", "20,20,10"))
-    path = os.path.join(d, "zarr-meta.zarr")
-    shutil.rmtree(path, ignore_errors=True)
+    consolidated = "--consolidated" in sys.argv[2:]
+    open_only = "--open-only" in sys.argv[2:]
+    path = os.path.join(d, "zarr-cmeta.zarr" if consolidated else "zarr-meta.zarr")
+
+    t_create = 0.0
+    if not open_only:
+        shutil.rmtree(path, ignore_errors=True)
+        t0 = time.perf_counter()
+        root = zarr.group(zarr.DirectoryStore(path), overwrite=True)
+        for g in range(g_n):
+            grp = root.create_group("group%d" % g)
+            for v in range(v_n):
+                z = grp.create_dataset("var%d" % v, shape=(10,), chunks=(10,), dtype="<f8",
+                                       compressor=None)
+                attrs = {}
+                for a in range(a_n):
+                    attrs["attr%d" % a] = "some text." if a % 2 else float(g * 1000 + v * 10 + a)
+                attrs["_ARRAY_DIMENSIONS"] = ["n"]
+                z.attrs.put(attrs)
+        if consolidated:
+            zarr.consolidate_metadata(zarr.DirectoryStore(path))
+        t_create = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    root = zarr.group(zarr.DirectoryStore(path), overwrite=True)
-    for g in range(g_n):
-        grp = root.create_group("group%d" % g)
-        for v in range(v_n):
-            z = grp.create_dataset("var%d" % v, shape=(10,), chunks=(10,), dtype="<f8",
-                                   compressor=None)
-            attrs = {}
-            for a in range(a_n):
-                attrs["attr%d" % a] = "some text." if a % 2 else float(g * 1000 + v * 10 + a)
-            attrs["_ARRAY_DIMENSIONS"] = ["n"]
-            z.attrs.put(attrs)
-    t_create = time.perf_counter() - t0
-
-    t0 = time.perf_counter()
-    root = zarr.open_group(zarr.DirectoryStore(path), mode="r")
+    if consolidated:
+        root = zarr.open_consolidated(zarr.DirectoryStore(path), mode="r")
+    else:
+        root = zarr.open_group(zarr.DirectoryStore(path), mode="r")
     n_groups = n_vars = n_attrs = 0
     for _, grp in root.groups():
         n_groups += 1
@@ -154,11 +167,12 @@ def run_meta(d):
             _ = (z.dtype, z.shape, z.chunks)
             n_attrs += len([k for k in z.attrs.asdict() if k != "_ARRAY_DIMENSIONS"])
     t_open = time.perf_counter() - t0
-    del np
-    print(json.dumps({"tool": "zarr-python", "case": "meta", "groups": n_groups,
-                      "variables": n_vars, "attributes": n_attrs,
-                      "create_s": t_create, "open_s": t_open,
-                      "peak_rss_kib": peak_rss_kib()}))
+    out = {"tool": "zarr-python", "case": "meta-consolidated" if consolidated else "meta"}
+    if consolidated:
+        out["consolidated"] = True
+    out.update({"groups": n_groups, "variables": n_vars, "attributes": n_attrs,
+                "create_s": t_create, "open_s": t_open, "peak_rss_kib": peak_rss_kib()})
+    print(json.dumps(out))
     return 0
 
 

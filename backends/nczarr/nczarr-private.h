@@ -126,6 +126,9 @@ typedef struct {
    * when absent, not asked for, malformed or stale */
   GHashTable *consolidated;
   gboolean use_consolidated;  /* look for .zmetadata */
+  /* group key -> GStrv listing made while checking .zmetadata, used
+   * once more when the group is loaded (one listing per group) */
+  GHashTable *listings;
 } NczarrReader;
 
 gboolean nczarr_read_dataset (NczarrReader *reader, GError **error);

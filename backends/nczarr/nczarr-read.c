@@ -1266,8 +1266,19 @@ list_children (NczarrReader *r, const char *gkey, GPtrArray *vars, GPtrArray *gr
                GError **error)
 {
   g_autoptr(GError) local = NULL;
-  g_auto(GStrv) names = ncz_store_list (r->store, gkey, r->cancellable, &local);
+  g_auto(GStrv) names = NULL;
   g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
+  gpointer cached = NULL, cached_key = NULL;
+
+  /* the listing made while checking .zmetadata, if any */
+  if (r->listings != NULL &&
+      g_hash_table_steal_extended (r->listings, gkey, &cached_key, &cached))
+    {
+      g_free (cached_key);
+      names = cached;
+    }
+  else
+    names = ncz_store_list (r->store, gkey, r->cancellable, &local);
 
   if (names == NULL)
     {
@@ -1575,6 +1586,10 @@ consolidated_covers_group (NczarrReader *r, GHashTable *map, const char *gkey,
                                   gkey[0] ? gkey : NCZARR_CONSOLIDATED_KEY);
       return FALSE;
     }
+  if (r->listings == NULL)
+    r->listings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         (GDestroyNotify) g_strfreev);
+  g_hash_table_replace (r->listings, g_strdup (gkey), g_strdupv (names));
   for (guint i = 0; names[i]; i++)
     {
       g_autofree char *ckey = NULL;

@@ -33,28 +33,6 @@ lookup (const char *codec_id)
   return codec;
 }
 
-/* The codec for @json and its working parameters (no variable needed). */
-static NczCodec *
-codec_for_json (const char *json, GArray **working)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GArray) visible = NULL;
-  g_autofree char *id = NULL;
-  const char *p = strstr (json, "\"id\"");
-  NczCodec *codec;
-
-  g_assert_nonnull (p);
-  p = strchr (p + 4, '"');
-  g_assert_nonnull (p);
-  id = g_strndup (p + 1, strcspn (p + 1, "\""));
-  codec = lookup (id);
-  g_assert_true (ncz_codec_params_from_json (codec, json, &visible, &error));
-  g_assert_no_error (error);
-  g_assert_true (ncz_codec_modify_parameters (codec, NULL, visible, working, &error));
-  g_assert_no_error (error);
-  return codec;
-}
-
 /* The codec for @json with working parameters derived for @variable. */
 static NczCodec *
 codec_for_variable (const char *json, NczVariable *variable, GArray **working)
@@ -75,6 +53,13 @@ codec_for_variable (const char *json, NczVariable *variable, GArray **working)
   g_assert_true (ncz_codec_modify_parameters (codec, variable, visible, working, &error));
   g_assert_no_error (error);
   return codec;
+}
+
+/* The codec for @json and its working parameters (no variable needed). */
+static NczCodec *
+codec_for_json (const char *json, GArray **working)
+{
+  return codec_for_variable (json, NULL, working);
 }
 
 /* A dataset in @dir holding one 1-D variable per type, named after it:

@@ -9,7 +9,8 @@
  * must parse again and be written identically. Then the parts are stored
  * in an NczMemoryStore (the chunk under the keys `v/0`, `v/0.0`,
  * `v/0.0.0`, `v/0/0`) and opened with ncz_dataset_open_store in NCZarr
- * and in pure Zarr mode; whatever opens is walked: every attribute read,
+ * and in pure Zarr mode, then once more with a `.zmetadata` made of the
+ * parts' text (consolidated metadata); whatever opens is walked: every attribute read,
  * every small variable read whole. Errors are expected; crashes, hangs,
  * leaks and sanitizer reports are findings.
  *
@@ -246,6 +247,26 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
   open_and_walk (NCZ_STORE (store), "file:///fuzz#mode=nczarr,file");
   open_and_walk (NCZ_STORE (store), "file:///fuzz#mode=zarr,file");
+
+  /* the same metadata consolidated in a .zmetadata made of the parts'
+   * raw text (so it is as broken as they are), read in place of them */
+  {
+    static const char *const names[N_PARTS - 1] = {
+      "\".zgroup\": ", ", \".zattrs\": ", ", \"v/.zarray\": ", ", \"v/.zattrs\": ",
+    };
+    GString *z = g_string_new ("{\"zarr_consolidated_format\": 1, \"metadata\": {");
+
+    for (size_t i = 0; i < n_parts && i < N_PARTS - 1; i++)
+      {
+        g_string_append (z, names[i]);
+        g_string_append_len (z, (const char *) part[i], (gssize) len[i]);
+      }
+    g_string_append (z, "}}");
+    put (NCZ_STORE (store), ".zmetadata", (const uint8_t *) z->str, z->len);
+    g_string_free (z, TRUE);
+    open_and_walk (NCZ_STORE (store), "file:///fuzz#mode=zarr,file");
+    open_and_walk (NCZ_STORE (store), "file:///fuzz#mode=nczarr,file&consolidated=true");
+  }
   return 0;
 }
 

@@ -379,6 +379,31 @@ r = copy(BIG, fresh())
 ok(r.returncode == 0 and r.stderr == "" and r.stdout == "", "nothing printed without a terminal",
    r.stderr)
 
+# ---------------------------------------------- compressed strings of plain Zarr
+# zarr-python and xarray compress string arrays (|O + vlen-utf8, then the
+# compressor); NCZarr strings take no filters: the copy keeps the values,
+# drops the compression and says so; asking for a filter on them with -F
+# is still an error.
+zs = os.path.join(TMP, "zstrings.zarr")
+subprocess.run(["/usr/bin/python3", "-c", f"""
+import zarr, numcodecs, numpy as np
+g = zarr.open_group({zs!r}, mode="w")
+a = g.create_dataset("name", shape=(3,), chunks=(2,), dtype=object,
+                     object_codec=numcodecs.VLenUTF8(), compressor=numcodecs.Blosc())
+a[:] = np.array(["Zürich", "São Paulo", "x"], dtype=object)
+a.attrs["_ARRAY_DIMENSIONS"] = ["station"]
+"""], check=True)
+out = fresh()
+r = copy(f"file://{zs}#mode=zarr,file", out)
+ok(r.returncode == 0 and "name = \"Zürich\", \"São Paulo\", \"x\" ;" in dump(out)
+   and "copied without its compression" in r.stderr and "'/name'" in r.stderr,
+   "plain Zarr compressed strings -> NCZarr: values kept, compression dropped with a notice",
+   r.stderr + dump(out))
+r = copy("-q", f"file://{zs}#mode=zarr,file", fresh())
+ok(r.returncode == 0 and r.stderr == "", "-q: no notice", r.stderr)
+r = copy("-F", "name,307,9", f"file://{zs}#mode=zarr,file", fresh())
+ok(r.returncode != 0 and "name" in r.stderr, "-F on those strings is still an error", r.stderr)
+
 print(f"1..{N}")
 shutil.rmtree(TMP, ignore_errors=True)
 sys.exit(1 if FAILED else 0)

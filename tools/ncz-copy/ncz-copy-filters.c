@@ -328,15 +328,30 @@ chain_remove_id (GPtrArray *chain, guint id)
       g_ptr_array_remove_index (chain, i);
 }
 
-GPtrArray *
-copy_filter_rules_resolve (CopyFilterRules *rules, NczVariable *input, GError **error)
+/* The -F rule for @input, or NULL when it keeps its own filters. */
+static Rule *
+rule_for (CopyFilterRules *rules, NczVariable *input)
 {
   g_autofree char *fqn = ncz_variable_get_full_name (input);
   Rule *rule = g_hash_table_lookup (rules->named, fqn);
-  g_autoptr(GPtrArray) chain = NULL;
 
   if (rule == NULL && rules->all != NULL && (can_filter (input) || rules->all->none))
     rule = rules->all;
+  return rule;
+}
+
+gboolean
+copy_filter_rules_has_rule (CopyFilterRules *rules, NczVariable *input)
+{
+  return rule_for (rules, input) != NULL;
+}
+
+GPtrArray *
+copy_filter_rules_resolve (CopyFilterRules *rules, NczVariable *input, GError **error)
+{
+  Rule *rule = rule_for (rules, input);
+  g_autoptr(GPtrArray) chain = NULL;
+
   if (rule != NULL)
     {
       chain = chain_new ();

@@ -38,6 +38,8 @@ gboolean copy_filter_rules_check (CopyFilterRules *rules, NczGroup *root,
                                   const char *url, GError **error);
 
 /* The filter chain of the copy of @input (element-type CopyFilter). */
+/* Whether a -F rule (rather than the input's own filters) decides. */
+gboolean copy_filter_rules_has_rule (CopyFilterRules *rules, NczVariable *input);
 GPtrArray *copy_filter_rules_resolve (CopyFilterRules *rules, NczVariable *input,
                                       GError **error);
 

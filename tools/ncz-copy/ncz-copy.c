@@ -42,6 +42,7 @@ typedef struct
   gboolean fix_unlimited;     /* -u */
   gsize buffer_bytes;         /* -m */
   guint window;               /* chunks read at once */
+  gboolean quiet;             /* -q */
 
   /* state */
   const char *in_url;
@@ -112,8 +113,25 @@ define_variable (Copy *c, NczVariable *in, NczGroup *out_group, GError **error)
     return fail_in ("variable", fqn, c->out_url, local, error);
 
   chain = copy_filter_rules_resolve (c->filters, in, error);
-  if (chain == NULL || !copy_filters_apply (chain, out, error))
+  if (chain == NULL)
     return FALSE;
+  if (!copy_filters_apply (chain, out, &local))
+    {
+      /* a string variable's own compression (plain Zarr strings stored
+       * with their lengths take a compressor) cannot follow it where
+       * strings take none (NCZarr, netCDF-4): the values are copied,
+       * uncompressed; filters asked for with -F still fail */
+      if (type != NCZ_TYPE_STRING || copy_filter_rules_has_rule (c->filters, in) ||
+          !g_error_matches (local, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      if (!c->quiet)
+        g_printerr ("ncz-copy: variable '%s' is copied without its compression: %s\n", fqn,
+                    local->message);
+      g_clear_error (&local);
+    }
 
   if (!ncz_variable_set_endianness (out, ncz_variable_get_endianness (in), &local) ||
       !ncz_variable_set_no_fill (out, ncz_variable_get_no_fill (in), &local))
@@ -886,6 +904,7 @@ main (int argc, char *argv[])
   c.in_url = argv[optind];
   c.out_url = argv[optind + 1];
   c.filters = filters;
+  c.quiet = quiet;
   c.chunks = chunks;
   c.dimensions = dimensions;
   c.variables = variables;

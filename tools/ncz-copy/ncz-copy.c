@@ -128,7 +128,7 @@ define_variable (Copy *c, NczVariable *in, NczGroup *out_group, GError **error)
           return FALSE;
         }
       if (!c->quiet)
-        g_printerr ("ncz-copy: variable '%s' is copied without its compression: %s\n", fqn,
+        g_printerr ("ncz-copy: %s; the values are copied without compression\n",
                     local->message);
       g_clear_error (&local);
     }

@@ -1866,27 +1866,11 @@ ncz_cdl_generate (const char *text, gssize length, const char *source_name,
                   const char *url, NczCreateFlags flags, GError **error)
 {
   g_autoptr(NczDataset) ds = NULL;
-  g_autoptr(NczUrl) parsed = NULL;
 
   g_return_val_if_fail (url != NULL, FALSE);
-  parsed = ncz_url_parse (url, error);
-  if (parsed == NULL)
-    return FALSE;
-  /* The whole CDL is first defined and written in memory, in the format
-   * of @url: text that fails there never creates anything at @url. */
-  {
-    g_autoptr(NczMemoryStore) store = ncz_memory_store_new ();
-    g_autoptr(NczDataset) check = ncz_dataset_create_in_store (NCZ_STORE (store), parsed,
-                                                               NULL, error);
-    gboolean ok;
-    if (check == NULL)
-      return FALSE;
-    ok = ncz_cdl_generate_into (text, length, source_name, check, 0, NULL, error);
-    if (!ncz_dataset_close (check, NULL, ok ? error : NULL))
-      ok = FALSE;
-    if (!ok)
-      return FALSE;
-  }
+  /* Text that fails leaves nothing at @url: ncz_dataset_discard() drops
+   * what was written (the file store writes a new dataset beside the
+   * path and puts it there only when it is closed). */
   ds = ncz_dataset_create (url, flags, NULL, error);
   if (ds == NULL)
     return FALSE;

@@ -38,9 +38,9 @@ gboolean ncz_cdl_generate_into (const char *text, gssize length,
                                 GError **error);
 
 /* Creates the dataset at @url and fills it from @text, then closes it.
- * The text is first written to a dataset in memory of @url's format, so
- * CDL with an error creates nothing at @url; a failure after that discards
- * the new dataset, leaving what was at @url before. */
+ * On failure the new dataset is discarded, leaving what was at @url before
+ * (on stores that stage, such as the file store: nothing, if nothing was
+ * there). */
 gboolean ncz_cdl_generate (const char *text, gssize length,
                            const char *source_name, const char *url,
                            NczCreateFlags flags, GError **error);

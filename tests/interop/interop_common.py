@@ -11,6 +11,7 @@
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -163,3 +164,71 @@ def run(argv, **kw):
 def load_json(path):
     with open(path, "r", encoding="utf-8") as f:
         return json.load(f)
+
+
+# ---- reading the data section of a CDL dump (ncdump, ncz-dump) ----
+
+
+def cdl_tokens(text):
+    """The values of one variable's data: numbers, '_' and strings."""
+    out = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c in " \t\n,":
+            i += 1
+        elif c == '"':
+            j = i + 1
+            buf = []
+            while j < len(text) and text[j] != '"':
+                if text[j] == "\\" and j + 1 < len(text):
+                    j += 1
+                    buf.append({"n": "\n", "t": "\t", "0": "\0"}.get(text[j], text[j]))
+                else:
+                    buf.append(text[j])
+                j += 1
+            out.append(("s", "".join(buf)))
+            i = j + 1
+        else:
+            j = i
+            while j < len(text) and text[j] not in " \t\n,":
+                j += 1
+            out.append(("n", text[i:j]))
+            i = j
+    return out
+
+
+def cdl_data(text):
+    """path/var -> the tokens of its data (cdl_tokens), from a CDL dump."""
+    values = {}
+    groups = []
+    in_data = False
+    current = None
+    for line in text.splitlines():
+        s = line.strip()
+        m = re.match(r"group: (\S+) \{", s)
+        if m and current is None:
+            groups.append(m.group(1))
+            in_data = False
+            continue
+        if s == "data:" and current is None:
+            in_data = True
+            continue
+        if s == "}" and current is None:
+            if groups:
+                groups.pop()
+            in_data = False
+            continue
+        if not in_data:
+            continue
+        if current is None:
+            m = re.match(r"(\S+) =(.*)", line.strip(), re.S)
+            if not m:
+                continue
+            current = ["/".join(groups + [m.group(1)]), m.group(2)]
+        else:
+            current[1] += "\n" + line
+        if current[1].rstrip().endswith(";"):
+            values[current[0]] = cdl_tokens(current[1].rstrip()[:-1])
+            current = None
+    return values

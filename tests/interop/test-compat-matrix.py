@@ -30,6 +30,8 @@ import sys
 import tempfile
 import warnings
 
+from interop_common import cdl_data
+
 NCZ_GEN, NCZ_DUMP, DOCS = sys.argv[1:4]
 UPDATE = "--update" in sys.argv[4:]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -131,42 +133,6 @@ def short_error(stderr, path):
     text = re.sub(r"file://\S+", "URL", text)
     text = re.sub(r"\s+", " ", text).strip()
     return text[:70]
-
-
-def cdl_data(text):
-    """path/var -> the text of its values, from a CDL dump."""
-    values = {}
-    groups = []
-    in_data = False
-    current = None
-    for line in text.splitlines():
-        s = line.strip()
-        m = re.match(r"group: (\S+) \{", s)
-        if m:
-            groups.append(m.group(1))
-            in_data = False
-            continue
-        if s == "data:":
-            in_data = True
-            continue
-        if s == "}":
-            if groups:
-                groups.pop()
-            in_data = False
-            continue
-        if not in_data:
-            continue
-        if current is None:
-            m = re.match(r"(\S+) =(.*)", s)
-            if not m:
-                continue
-            current = ("/".join(groups + [m.group(1)]), m.group(2))
-        else:
-            current = (current[0], current[1] + " " + s)
-        if current[1].rstrip().endswith(";"):
-            values[current[0]] = re.sub(r"\s+", "", current[1].rstrip()[:-1])
-            current = None
-    return values
 
 
 def unlimited_dims(text):

@@ -25,6 +25,8 @@ import warnings
 
 import numpy as np
 
+from interop_common import cdl_data
+
 NCZ_DUMP, GAPS_FILE = sys.argv[1:3]
 TMP = tempfile.mkdtemp(prefix="ncz-ecosystem-")
 N = 0
@@ -71,71 +73,6 @@ def report(cond, name, detail=""):
 
 
 # ---- reading ncz-dump's CDL ----
-
-def tokens(text):
-    """The values of one variable's data: numbers, '_' and strings."""
-    out = []
-    i = 0
-    while i < len(text):
-        c = text[i]
-        if c in " \t\n,":
-            i += 1
-        elif c == '"':
-            j = i + 1
-            buf = []
-            while j < len(text) and text[j] != '"':
-                if text[j] == "\\" and j + 1 < len(text):
-                    j += 1
-                    buf.append({"n": "\n", "t": "\t", "0": "\0"}.get(text[j], text[j]))
-                else:
-                    buf.append(text[j])
-                j += 1
-            out.append(("s", "".join(buf)))
-            i = j + 1
-        else:
-            j = i
-            while j < len(text) and text[j] not in " \t\n,":
-                j += 1
-            out.append(("n", text[i:j]))
-            i = j
-    return out
-
-
-def dump_data(text):
-    """path/var -> its data tokens, from a CDL dump."""
-    values = {}
-    groups = []
-    in_data = False
-    current = None
-    for line in text.splitlines():
-        s = line.strip()
-        m = re.match(r"group: (\S+) \{", s)
-        if m and current is None:
-            groups.append(m.group(1))
-            in_data = False
-            continue
-        if s == "data:" and current is None:
-            in_data = True
-            continue
-        if s == "}" and current is None:
-            if groups:
-                groups.pop()
-            in_data = False
-            continue
-        if not in_data:
-            continue
-        if current is None:
-            m = re.match(r"(\S+) =(.*)", line.strip(), re.S)
-            if not m:
-                continue
-            current = ["/".join(groups + [m.group(1)]), m.group(2)]
-        else:
-            current[1] += "\n" + line
-        if current[1].rstrip().endswith(";"):
-            values[current[0]] = tokens(current[1].rstrip()[:-1])
-            current = None
-    return values
-
 
 def dump_types(text):
     """path/var -> its CDL type, from a CDL dump."""
@@ -186,7 +123,7 @@ def check(name, path, mode, expected, extra=""):
     if r.returncode != 0:
         report(False, name, f"ncz-dump {url}: status {r.returncode}\n{r.stderr}")
         return
-    data = dump_data(r.stdout)
+    data = cdl_data(r.stdout)
     types = dump_types(r.stdout)
     problems = []
     for var, (cdl_type, values) in expected.items():

@@ -126,7 +126,7 @@ run_data (const char *dir, int argc, char **argv)
   for (int i = 0; i < 3; i++)
     if ((dims[i] = ncz_group_add_dimension (root, names[i], shape[i], FALSE, &error)) == NULL)
       die (names[i], error);
-  var = ncz_group_add_variable (root, "data", NCZ_TYPE_FLOAT, 3, dims, &error);
+  var = ncz_group_add_variable (root, "data", NCZ_DATA_TYPE_FLOAT, 3, dims, &error);
   if (var == NULL || !ncz_variable_set_chunk_sizes (var, csize, 3, &error))
     die ("data", error);
   if (!set_codec (var, codec, &error))
@@ -239,7 +239,7 @@ run_meta (const char *dir, int argc, char **argv)
         {
           NczVariable *var;
           g_snprintf (name, sizeof name, "var%zu", v);
-          if ((var = ncz_group_add_variable (grp, name, NCZ_TYPE_DOUBLE, 1, &dim, &error)) == NULL)
+          if ((var = ncz_group_add_variable (grp, name, NCZ_DATA_TYPE_DOUBLE, 1, &dim, &error)) == NULL)
             die (name, error);
           for (size_t a = 0; a < m[2]; a++)
             {
@@ -248,7 +248,7 @@ run_meta (const char *dir, int argc, char **argv)
               g_snprintf (name, sizeof name, "attr%zu", a);
               if (a % 2)
                 attr = ncz_attribute_new_text (name, "some text.", -1);
-              else if ((attr = ncz_attribute_new_values (name, NCZ_TYPE_DOUBLE, &value, 1,
+              else if ((attr = ncz_attribute_new_values (name, NCZ_DATA_TYPE_DOUBLE, &value, 1,
                                                          &error)) == NULL)
                 die (name, error);
               if (!ncz_variable_set_attribute (var, attr, &error))

@@ -18,8 +18,8 @@
 #include <glib/gstdio.h>
 
 #include "ncz-foreign-scan.h"
-#include "ncz-filter-abi-private.h"
-#include "ncz-json-private.h"
+#include <ncz/ncz-filter-abi.h>
+#include <ncz/ncz-json.h>
 
 #ifndef NCZ_FOREIGN_DEFAULT_DIR
 #define NCZ_FOREIGN_DEFAULT_DIR "/usr/local/hdf5/lib/plugin"

@@ -12,7 +12,7 @@
 /**
  * NczAttribute:
  *
- * An immutable named vector of values of one #NczType. Numeric and char
+ * An immutable named vector of values of one #NczDataType. Numeric and char
  * values are kept packed in native byte order; string values as an
  * array of UTF-8 strings.
  *
@@ -27,10 +27,10 @@ struct _NczAttribute
 {
   GObject parent_instance;
   char *name;
-  NczType type;
+  NczDataType type;
   gsize length;
   GBytes *data;     /* numeric and char values */
-  char **strings;   /* NCZ_TYPE_STRING */
+  char **strings;   /* NCZ_DATA_TYPE_STRING */
 };
 
 G_DEFINE_FINAL_TYPE (NczAttribute, ncz_attribute, G_TYPE_OBJECT)
@@ -72,7 +72,7 @@ check_name (const char *name, GError **error)
 /**
  * ncz_attribute_new:
  * @name: the attribute name
- * @type: the value type (not %NCZ_TYPE_STRING; see ncz_attribute_new_strings())
+ * @type: the value type (not %NCZ_DATA_TYPE_STRING; see ncz_attribute_new_strings())
  * @values: the packed values in native byte order
  * @error: return location for a #GError
  *
@@ -81,17 +81,17 @@ check_name (const char *name, GError **error)
  * Since: 1.0
  */
 NczAttribute *
-ncz_attribute_new (const char *name, NczType type, GBytes *values,
+ncz_attribute_new (const char *name, NczDataType type, GBytes *values,
                    GError **error)
 {
   gsize size;
-  gsize tsize = ncz_type_get_size (type);
+  gsize tsize = ncz_data_type_get_size (type);
   NczAttribute *self;
 
   g_return_val_if_fail (values != NULL, NULL);
   if (!check_name (name, error))
     return NULL;
-  if (tsize == 0 || type == NCZ_TYPE_STRING)
+  if (tsize == 0 || type == NCZ_DATA_TYPE_STRING)
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                    "attribute '%s': invalid type %d for packed values", name, type);
@@ -102,7 +102,7 @@ ncz_attribute_new (const char *name, NczType type, GBytes *values,
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                    "attribute '%s': %" G_GSIZE_FORMAT " bytes is not a whole number of %s values",
-                   name, size, ncz_type_get_name (type));
+                   name, size, ncz_data_type_get_name (type));
       return NULL;
     }
   self = g_object_new (NCZ_TYPE_ATTRIBUTE, NULL);
@@ -116,7 +116,7 @@ ncz_attribute_new (const char *name, NczType type, GBytes *values,
 /**
  * ncz_attribute_new_values: (skip)
  * @name: the attribute name
- * @type: the value type (not %NCZ_TYPE_STRING)
+ * @type: the value type (not %NCZ_DATA_TYPE_STRING)
  * @values: (array length=n_values): packed native values
  * @n_values: number of values
  * @error: return location for a #GError
@@ -125,10 +125,10 @@ ncz_attribute_new (const char *name, NczType type, GBytes *values,
  * Since: 1.0
  */
 NczAttribute *
-ncz_attribute_new_values (const char *name, NczType type, gconstpointer values,
+ncz_attribute_new_values (const char *name, NczDataType type, gconstpointer values,
                           gsize n_values, GError **error)
 {
-  g_autoptr(GBytes) b = g_bytes_new (values, n_values * ncz_type_get_size (type));
+  g_autoptr(GBytes) b = g_bytes_new (values, n_values * ncz_data_type_get_size (type));
   return ncz_attribute_new (name, type, b, error);
 }
 
@@ -152,7 +152,7 @@ ncz_attribute_new_text (const char *name, const char *text, gssize length)
   if (length < 0)
     length = text ? strlen (text) : 0;
   b = g_bytes_new (text, length);
-  return ncz_attribute_new (name, NCZ_TYPE_CHAR, b, NULL);
+  return ncz_attribute_new (name, NCZ_DATA_TYPE_CHAR, b, NULL);
 }
 
 /**
@@ -178,7 +178,7 @@ ncz_attribute_new_strings (const char *name, const char * const *strings,
     n_strings = strings ? g_strv_length ((char **) strings) : 0;
   self = g_object_new (NCZ_TYPE_ATTRIBUTE, NULL);
   self->name = ncz_name_normalize (name);
-  self->type = NCZ_TYPE_STRING;
+  self->type = NCZ_DATA_TYPE_STRING;
   self->length = n_strings;
   self->strings = g_new0 (char *, n_strings + 1);
   for (gssize i = 0; i < n_strings; i++)
@@ -207,10 +207,10 @@ ncz_attribute_get_name (NczAttribute *self)
  * Returns: the value type
  * Since: 1.0
  */
-NczType
+NczDataType
 ncz_attribute_get_value_type (NczAttribute *self)
 {
-  g_return_val_if_fail (NCZ_IS_ATTRIBUTE (self), NCZ_TYPE_NONE);
+  g_return_val_if_fail (NCZ_IS_ATTRIBUTE (self), NCZ_DATA_TYPE_NONE);
   return self->type;
 }
 
@@ -257,7 +257,7 @@ ncz_attribute_peek_values (NczAttribute *self, gsize *n_values)
   g_return_val_if_fail (NCZ_IS_ATTRIBUTE (self), NULL);
   if (n_values)
     *n_values = self->length;
-  if (self->type == NCZ_TYPE_STRING)
+  if (self->type == NCZ_DATA_TYPE_STRING)
     return self->strings;
   return g_bytes_get_data (self->data, NULL);
 }
@@ -278,7 +278,7 @@ ncz_attribute_get_text (NczAttribute *self, gsize *length)
   const char *d;
 
   g_return_val_if_fail (NCZ_IS_ATTRIBUTE (self), NULL);
-  if (self->type != NCZ_TYPE_CHAR)
+  if (self->type != NCZ_DATA_TYPE_CHAR)
     return NULL;
   d = g_bytes_get_data (self->data, &n);
   if (length)
@@ -321,21 +321,21 @@ ncz_attribute_get_double (NczAttribute *self, gsize index)
 {
   const guint8 *p;
   g_return_val_if_fail (NCZ_IS_ATTRIBUTE (self), 0);
-  g_return_val_if_fail (index < self->length && self->type != NCZ_TYPE_STRING, 0);
+  g_return_val_if_fail (index < self->length && self->type != NCZ_DATA_TYPE_STRING, 0);
   p = g_bytes_get_data (self->data, NULL);
   switch (self->type)
     {
-    case NCZ_TYPE_BYTE: GET_AS (double, gint8);
-    case NCZ_TYPE_CHAR: GET_AS (double, guint8);
-    case NCZ_TYPE_UBYTE: GET_AS (double, guint8);
-    case NCZ_TYPE_SHORT: GET_AS (double, gint16);
-    case NCZ_TYPE_USHORT: GET_AS (double, guint16);
-    case NCZ_TYPE_INT: GET_AS (double, gint32);
-    case NCZ_TYPE_UINT: GET_AS (double, guint32);
-    case NCZ_TYPE_INT64: GET_AS (double, gint64);
-    case NCZ_TYPE_UINT64: GET_AS (double, guint64);
-    case NCZ_TYPE_FLOAT: GET_AS (double, float);
-    case NCZ_TYPE_DOUBLE: GET_AS (double, double);
+    case NCZ_DATA_TYPE_BYTE: GET_AS (double, gint8);
+    case NCZ_DATA_TYPE_CHAR: GET_AS (double, guint8);
+    case NCZ_DATA_TYPE_UBYTE: GET_AS (double, guint8);
+    case NCZ_DATA_TYPE_SHORT: GET_AS (double, gint16);
+    case NCZ_DATA_TYPE_USHORT: GET_AS (double, guint16);
+    case NCZ_DATA_TYPE_INT: GET_AS (double, gint32);
+    case NCZ_DATA_TYPE_UINT: GET_AS (double, guint32);
+    case NCZ_DATA_TYPE_INT64: GET_AS (double, gint64);
+    case NCZ_DATA_TYPE_UINT64: GET_AS (double, guint64);
+    case NCZ_DATA_TYPE_FLOAT: GET_AS (double, float);
+    case NCZ_DATA_TYPE_DOUBLE: GET_AS (double, double);
     default: return 0;
     }
 }
@@ -353,21 +353,21 @@ ncz_attribute_get_int64 (NczAttribute *self, gsize index)
 {
   const guint8 *p;
   g_return_val_if_fail (NCZ_IS_ATTRIBUTE (self), 0);
-  g_return_val_if_fail (index < self->length && self->type != NCZ_TYPE_STRING, 0);
+  g_return_val_if_fail (index < self->length && self->type != NCZ_DATA_TYPE_STRING, 0);
   p = g_bytes_get_data (self->data, NULL);
   switch (self->type)
     {
-    case NCZ_TYPE_BYTE: GET_AS (gint64, gint8);
-    case NCZ_TYPE_CHAR: GET_AS (gint64, guint8);
-    case NCZ_TYPE_UBYTE: GET_AS (gint64, guint8);
-    case NCZ_TYPE_SHORT: GET_AS (gint64, gint16);
-    case NCZ_TYPE_USHORT: GET_AS (gint64, guint16);
-    case NCZ_TYPE_INT: GET_AS (gint64, gint32);
-    case NCZ_TYPE_UINT: GET_AS (gint64, guint32);
-    case NCZ_TYPE_INT64: GET_AS (gint64, gint64);
-    case NCZ_TYPE_UINT64: GET_AS (gint64, guint64);
-    case NCZ_TYPE_FLOAT: GET_AS (gint64, float);
-    case NCZ_TYPE_DOUBLE: GET_AS (gint64, double);
+    case NCZ_DATA_TYPE_BYTE: GET_AS (gint64, gint8);
+    case NCZ_DATA_TYPE_CHAR: GET_AS (gint64, guint8);
+    case NCZ_DATA_TYPE_UBYTE: GET_AS (gint64, guint8);
+    case NCZ_DATA_TYPE_SHORT: GET_AS (gint64, gint16);
+    case NCZ_DATA_TYPE_USHORT: GET_AS (gint64, guint16);
+    case NCZ_DATA_TYPE_INT: GET_AS (gint64, gint32);
+    case NCZ_DATA_TYPE_UINT: GET_AS (gint64, guint32);
+    case NCZ_DATA_TYPE_INT64: GET_AS (gint64, gint64);
+    case NCZ_DATA_TYPE_UINT64: GET_AS (gint64, guint64);
+    case NCZ_DATA_TYPE_FLOAT: GET_AS (gint64, float);
+    case NCZ_DATA_TYPE_DOUBLE: GET_AS (gint64, double);
     default: return 0;
     }
 }
@@ -385,15 +385,15 @@ ncz_attribute_get_uint64 (NczAttribute *self, gsize index)
 {
   const guint8 *p;
   g_return_val_if_fail (NCZ_IS_ATTRIBUTE (self), 0);
-  g_return_val_if_fail (index < self->length && self->type != NCZ_TYPE_STRING, 0);
+  g_return_val_if_fail (index < self->length && self->type != NCZ_DATA_TYPE_STRING, 0);
   p = g_bytes_get_data (self->data, NULL);
   switch (self->type)
     {
-    case NCZ_TYPE_UINT64: GET_AS (guint64, guint64);
-    case NCZ_TYPE_UINT: GET_AS (guint64, guint32);
-    case NCZ_TYPE_USHORT: GET_AS (guint64, guint16);
-    case NCZ_TYPE_UBYTE: GET_AS (guint64, guint8);
-    case NCZ_TYPE_CHAR: GET_AS (guint64, guint8);
+    case NCZ_DATA_TYPE_UINT64: GET_AS (guint64, guint64);
+    case NCZ_DATA_TYPE_UINT: GET_AS (guint64, guint32);
+    case NCZ_DATA_TYPE_USHORT: GET_AS (guint64, guint16);
+    case NCZ_DATA_TYPE_UBYTE: GET_AS (guint64, guint8);
+    case NCZ_DATA_TYPE_CHAR: GET_AS (guint64, guint8);
     default: return (guint64) ncz_attribute_get_int64 (self, index);
     }
 }
@@ -412,7 +412,7 @@ ncz_attribute_equal (NczAttribute *a, NczAttribute *b)
   g_return_val_if_fail (NCZ_IS_ATTRIBUTE (a) && NCZ_IS_ATTRIBUTE (b), FALSE);
   if (strcmp (a->name, b->name) != 0 || a->type != b->type || a->length != b->length)
     return FALSE;
-  if (a->type == NCZ_TYPE_STRING)
+  if (a->type == NCZ_DATA_TYPE_STRING)
     {
       for (gsize i = 0; i < a->length; i++)
         if (strcmp (a->strings[i], b->strings[i]) != 0)

@@ -44,7 +44,7 @@ NczDimension *ncz_dimension_new_internal (NczGroup *group, const char *name,
 void ncz_dimension_set_length_internal (NczDimension *self, guint64 length);
 
 NczVariable *ncz_variable_new_internal (NczGroup *group, const char *name,
-                                        NczType type, guint n_dims,
+                                        NczDataType type, guint n_dims,
                                         NczDimension **dimensions);
 NczGroup *ncz_group_new_internal (NczDataset *dataset, NczGroup *parent,
                                   const char *name);

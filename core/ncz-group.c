@@ -498,7 +498,7 @@ ncz_group_add_dimension (NczGroup *self, const char *name, guint64 length,
  * Since: 1.0
  */
 NczVariable *
-ncz_group_add_variable (NczGroup *self, const char *name, NczType type,
+ncz_group_add_variable (NczGroup *self, const char *name, NczDataType type,
                         guint n_dims, NczDimension **dimensions, GError **error)
 {
   NczVariable *var;
@@ -509,7 +509,7 @@ ncz_group_add_variable (NczGroup *self, const char *name, NczType type,
   g_return_val_if_fail (n_dims == 0 || dimensions != NULL, NULL);
   if ((key = check_new_name (self, "variable", name, &stored, error)) == NULL)
     return NULL;
-  if (ncz_type_get_size (type) == 0)
+  if (ncz_data_type_get_size (type) == 0)
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                    "variable '%s': invalid type %d", name, type);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ncz-json-private.h"
+#include <ncz/ncz-json.h>
 
 #define MAX_DEPTH 256
 

@@ -1,97 +1,15 @@
-/* ncz-model-private.h: model internals shared by core and Ncz's modules
+/* ncz-model-private.h: model internals of libncz, not installed
  *
- * Exported for Ncz's own backends; not installed.
+ * What modules may use is in the module SDK, <ncz/ncz-module.h>.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #pragma once
 
-#include <ncz/ncz.h>
+#include <ncz/ncz-module.h>
 
 G_BEGIN_DECLS
 
-/* One filter of a variable's chain, in chain order (Zarr "filters" then
- * "compressor"). */
-typedef struct {
-  char *codec_id;      /* Zarr / numcodecs id; NULL if only the HDF5 id is known */
-  guint filter_id;     /* HDF5 filter id; 0 if unknown */
-  char *json;          /* the codec dict as JSON text (as read, or as produced) */
-  GArray *visible;     /* guint visible parameters; never NULL */
-  GArray *working;     /* guint working parameters; NULL until derived */
-  NczCodec *codec;     /* the implementation; NULL if not available */
-} NczFilterSpec;
-
-NCZ_PRIVATE_API NczFilterSpec *ncz_filter_spec_new (const char *codec_id,
-                                                    guint filter_id,
-                                                    const char *json);
-NCZ_PRIVATE_API void ncz_filter_spec_free (NczFilterSpec *spec);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (NczFilterSpec, ncz_filter_spec_free)
-
-/* While a backend loads a dataset, the model accepts definitions even when
- * the dataset is read-only. */
-NCZ_PRIVATE_API void ncz_dataset_set_loading (NczDataset *self, gboolean loading);
-NCZ_PRIVATE_API gboolean ncz_dataset_is_loading (NczDataset *self);
-NCZ_PRIVATE_API gboolean ncz_dataset_check_writable (NczDataset *self, GError **error);
-
-/* Takes ownership of @filters (element-type NczFilterSpec), may be NULL. */
-NCZ_PRIVATE_API void ncz_variable_set_filters (NczVariable *self, GPtrArray *filters);
-NCZ_PRIVATE_API GPtrArray *ncz_variable_peek_filters (NczVariable *self);
-NCZ_PRIVATE_API NczDataset *ncz_variable_get_dataset (NczVariable *self);
-/* Marks a variable read from a true 0-d Zarr array (shape []) */
-NCZ_PRIVATE_API void ncz_variable_set_zero_dim (NczVariable *self, gboolean zero_dim);
-NCZ_PRIVATE_API gboolean ncz_variable_is_zero_dim (NczVariable *self);
-/* Sets the fill value used for unwritten elements without showing it as a
- * _FillValue attribute (a pure Zarr fill_value the dataset never named). */
-NCZ_PRIVATE_API void ncz_variable_set_storage_fill_value (NczVariable *self, GBytes *value);
-/* Sets the width of fixed-length strings directly (0: from attributes). */
-NCZ_PRIVATE_API void ncz_variable_set_max_string_length (NczVariable *self, guint width);
-/* Strings stored with their own lengths (Zarr "|O" + "vlen-utf8"): the
- * width in memory grows to the longest string (see ncz-variable.c). A
- * variable not set either way follows its dataset's default, set by the
- * format (pure Zarr: variable length). */
-NCZ_PRIVATE_API void ncz_dataset_set_variable_length_strings (NczDataset *dataset,
-                                                              gboolean variable_length);
-NCZ_PRIVATE_API void ncz_variable_set_variable_length_strings (NczVariable *self,
-                                                               gboolean variable_length);
-NCZ_PRIVATE_API gboolean ncz_variable_has_variable_length_strings (NczVariable *self);
-/* Widens the strings in memory to at least @width bytes (never narrows);
- * FALSE if @width is too large. */
-NCZ_PRIVATE_API gboolean ncz_variable_grow_string_width (NczVariable *self, gsize width);
-
-/* Moves attribute @name to @position in the variable's attribute order
- * (the end if beyond it); FALSE if there is no such attribute. */
-NCZ_PRIVATE_API gboolean ncz_variable_move_attribute (NczVariable *self, const char *name,
-                                                      guint position);
-
-/* An unlimited dimension grows to @length if it is shorter (an array in
- * the store is longer than the dimension's recorded size, e.g. after
- * another program appended to it). */
-NCZ_PRIVATE_API void ncz_dimension_grow (NczDimension *self, guint64 length);
-
-/* Reusable chunk-sized buffers (ncz-buffer.c), for the chunk engine and
- * codecs: fresh multi-MiB allocations fault their pages in on first use. */
-/* The shared worker pool (ncz-parallel.c): runs @func over @items on
- * every core, the calling thread working too */
-typedef void (*NczParallelFunc) (gpointer item, gpointer user_data);
-NCZ_PRIVATE_API void ncz_parallel_for (gpointer *items, guint n, NczParallelFunc func,
-                                       gpointer user_data);
-NCZ_PRIVATE_API guint ncz_parallel_get_n_workers (void);
-
-NCZ_PRIVATE_API gpointer ncz_buffer_alloc (gsize size, gsize *capacity);
-NCZ_PRIVATE_API void ncz_buffer_release (gpointer data, gsize capacity);
-NCZ_PRIVATE_API GBytes *ncz_buffer_new_bytes (gpointer data, gsize length, gsize capacity);
-
-/* Chunk grid helpers */
-NCZ_PRIVATE_API guint64 ncz_variable_get_chunk_n_elements (NczVariable *self);
-NCZ_PRIVATE_API gsize ncz_variable_get_chunk_n_bytes (NczVariable *self);
-
-/* Sorting helpers for byte order */
-NCZ_PRIVATE_API void ncz_byteswap_buffer (gpointer data, gsize element_size, gsize n_elements);
-NCZ_PRIVATE_API gboolean ncz_endianness_needs_swap (NczEndianness endianness);
-
-/* Fill a buffer with @n_elements copies of @fill (@element_size bytes each);
- * zeros when @fill is NULL. */
-NCZ_PRIVATE_API void ncz_fill_buffer (gpointer buffer, gsize element_size, gsize n_elements,
-                                      GBytes *fill);
+G_GNUC_INTERNAL gboolean ncz_dataset_check_writable (NczDataset *self, GError **error);
 
 G_END_DECLS

@@ -21,7 +21,7 @@ NCZ_PRIVATE_API NczQuantizeMode ncz_quantize_mode_from_attribute (const char *na
  * and Granular BitRound, significant bits for BitRound) applies to
  * @type: float or double; digits 1..7 (float) or 1..15 (double), bits
  * 1..23 or 1..52. @what names the variable in the message. */
-NCZ_PRIVATE_API gboolean ncz_quantize_check (NczType type, NczQuantizeMode mode, guint nsd,
+NCZ_PRIVATE_API gboolean ncz_quantize_check (NczDataType type, NczQuantizeMode mode, guint nsd,
                                              const char *what, GError **error);
 
 /* Number of explicit mantissa bits BitGroom keeps for @nsd digits. */

@@ -61,7 +61,7 @@ ncz_quantize_mode_from_attribute (const char *name)
 }
 
 gboolean
-ncz_quantize_check (NczType type, NczQuantizeMode mode, guint nsd, const char *what,
+ncz_quantize_check (NczDataType type, NczQuantizeMode mode, guint nsd, const char *what,
                     GError **error)
 {
   guint max;
@@ -76,14 +76,14 @@ ncz_quantize_check (NczType type, NczQuantizeMode mode, guint nsd, const char *w
                    "%s: unknown quantize mode %d", what, (int) mode);
       return FALSE;
     }
-  if (type != NCZ_TYPE_FLOAT && type != NCZ_TYPE_DOUBLE)
+  if (type != NCZ_DATA_TYPE_FLOAT && type != NCZ_DATA_TYPE_DOUBLE)
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                    "%s: quantize applies to float and double data, not %s",
-                   what, ncz_type_get_name (type));
+                   what, ncz_data_type_get_name (type));
       return FALSE;
     }
-  if (type == NCZ_TYPE_FLOAT)
+  if (type == NCZ_DATA_TYPE_FLOAT)
     max = bits ? F_MANT : 7;
   else
     max = bits ? D_MANT : 15;
@@ -91,7 +91,7 @@ ncz_quantize_check (NczType type, NczQuantizeMode mode, guint nsd, const char *w
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                    "%s: %u significant %s out of range for %s (1 to %u)", what, nsd,
-                   bits ? "bits" : "digits", ncz_type_get_name (type), max);
+                   bits ? "bits" : "digits", ncz_data_type_get_name (type), max);
       return FALSE;
     }
   return TRUE;

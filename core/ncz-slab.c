@@ -454,7 +454,7 @@ slab_setup (Slab *s, NczVariable *var, NczFormat *format, const guint64 *start,
                    "variable '%s': chunks are too large to hold in memory", name);
       return FALSE;
     }
-  if (s->fill && s->esize > 0 && ncz_variable_get_value_type (var) == NCZ_TYPE_STRING)
+  if (s->fill && s->esize > 0 && ncz_variable_get_value_type (var) == NCZ_DATA_TYPE_STRING)
     {
       /* string fill: the text NUL-padded to the storage width */
       gsize n;

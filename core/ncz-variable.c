@@ -8,7 +8,7 @@
 
 #include "ncz-core-private.h"
 #include "ncz-filter-spec-private.h"
-#include "ncz-json-private.h"
+#include <ncz/ncz-json.h>
 #include "ncz-quantize-private.h"
 
 /**
@@ -24,7 +24,7 @@ struct _NczVariable
   GObject parent_instance;
   char *name;
   NczGroup *group;        /* weak */
-  NczType type;
+  NczDataType type;
   GPtrArray *dimensions;  /* NczDimension, strong */
   guint64 *chunks;        /* NULL until set or defaulted */
   gboolean contiguous;
@@ -107,7 +107,7 @@ ncz_variable_init (NczVariable *self)
 }
 
 NczVariable *
-ncz_variable_new_internal (NczGroup *group, const char *name, NczType type,
+ncz_variable_new_internal (NczGroup *group, const char *name, NczDataType type,
                            guint n_dims, NczDimension **dimensions)
 {
   NczVariable *self = g_object_new (NCZ_TYPE_VARIABLE, NULL);
@@ -185,10 +185,10 @@ ncz_variable_get_dataset (NczVariable *self)
  * Returns: the type of its values
  * Since: 1.0
  */
-NczType
+NczDataType
 ncz_variable_get_value_type (NczVariable *self)
 {
-  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NCZ_TYPE_NONE);
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NCZ_DATA_TYPE_NONE);
   return self->type;
 }
 
@@ -480,7 +480,7 @@ ncz_variable_get_fill_value (NczVariable *self)
   GBytes *fill;
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
   g_mutex_lock (&self->lock);
-  fill = self->fill ? g_bytes_ref (self->fill) : ncz_type_get_default_fill (self->type);
+  fill = self->fill ? g_bytes_ref (self->fill) : ncz_data_type_get_default_fill (self->type);
   g_mutex_unlock (&self->lock);
   return fill;
 }
@@ -502,7 +502,7 @@ ncz_variable_has_user_fill_value (NczVariable *self)
 static NczAttribute *
 fill_attribute (NczVariable *self, GBytes *value)
 {
-  if (self->type == NCZ_TYPE_STRING)
+  if (self->type == NCZ_DATA_TYPE_STRING)
     {
       gsize n;
       const char *s = g_bytes_get_data (value, &n);
@@ -531,12 +531,12 @@ ncz_variable_set_fill_value (NczVariable *self, GBytes *value, GError **error)
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
   if (!check_define (self, error))
     return FALSE;
-  if (value && self->type != NCZ_TYPE_STRING &&
-      g_bytes_get_size (value) != ncz_type_get_size (self->type))
+  if (value && self->type != NCZ_DATA_TYPE_STRING &&
+      g_bytes_get_size (value) != ncz_data_type_get_size (self->type))
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                    "variable '%s': fill value of %" G_GSIZE_FORMAT " bytes for type %s",
-                   self->name, g_bytes_get_size (value), ncz_type_get_name (self->type));
+                   self->name, g_bytes_get_size (value), ncz_data_type_get_name (self->type));
       return FALSE;
     }
   g_mutex_lock (&self->lock);
@@ -625,7 +625,7 @@ static gint64
 int_attribute (NczAttribute *a)
 {
   if (a == NULL || ncz_attribute_get_length (a) < 1 ||
-      !ncz_type_is_integer (ncz_attribute_get_value_type (a)))
+      !ncz_data_type_is_integer (ncz_attribute_get_value_type (a)))
     return -1;
   return ncz_attribute_get_int64 (a, 0);
 }
@@ -675,9 +675,9 @@ gsize
 ncz_variable_get_storage_element_size (NczVariable *self)
 {
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), 0);
-  if (self->type == NCZ_TYPE_STRING)
+  if (self->type == NCZ_DATA_TYPE_STRING)
     return ncz_variable_get_max_string_length (self);
-  return ncz_type_get_size (self->type);
+  return ncz_data_type_get_size (self->type);
 }
 
 guint64
@@ -782,7 +782,7 @@ ncz_variable_has_variable_length_strings (NczVariable *self)
   NczDataset *ds;
 
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
-  if (self->type != NCZ_TYPE_STRING)
+  if (self->type != NCZ_DATA_TYPE_STRING)
     return FALSE;
   if (self->vlen_strings >= 0)
     return self->vlen_strings == 1;
@@ -939,7 +939,7 @@ check_filterable (NczVariable *self, GError **error)
     return FALSE;
   /* strings stored with their lengths (plain Zarr "|O") take a
    * compressor after their object codec; netCDF-4 strings do not */
-  if (self->type == NCZ_TYPE_STRING && !ncz_variable_has_variable_length_strings (self))
+  if (self->type == NCZ_DATA_TYPE_STRING && !ncz_variable_has_variable_length_strings (self))
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                    "variable '%s' holds strings: filters cannot be applied to "
@@ -1436,7 +1436,7 @@ apply_quantize (NczVariable *self, NczQuantizeMode mode, guint nsd)
     {
       gint32 v = (gint32) nsd;
       g_autoptr(NczAttribute) attr = ncz_attribute_new_values (ncz_quantize_attribute_name (mode),
-                                                               NCZ_TYPE_INT, &v, 1, NULL);
+                                                               NCZ_DATA_TYPE_INT, &v, 1, NULL);
       ncz_attr_list_set (&self->attributes, attr);
     }
   self->quantize_mode = mode;
@@ -1603,10 +1603,10 @@ ncz_variable_set_attribute (NczVariable *self, NczAttribute *attribute,
         {
           g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                        "variable '%s': _FillValue must be one %s value",
-                       self->name, ncz_type_get_name (self->type));
+                       self->name, ncz_data_type_get_name (self->type));
           return FALSE;
         }
-      if (self->type == NCZ_TYPE_STRING)
+      if (self->type == NCZ_DATA_TYPE_STRING)
         {
           const char *s = ncz_attribute_get_strings (attribute)[0];
           value = g_bytes_new (s, strlen (s) + 1);
@@ -1780,7 +1780,7 @@ prepare_slab (NczVariable *self, guint n_dims, const guint64 *start,
               const guint64 *count, const gint64 *stride, gboolean for_write,
               gsize buffer_size, gint64 *st, guint64 *n, GError **error)
 {
-  gsize tsize = ncz_type_get_size (self->type);
+  gsize tsize = ncz_data_type_get_size (self->type);
 
   if (!check_slab (self, n_dims, start, count, stride, for_write, st, n, error))
     return FALSE;
@@ -1846,7 +1846,7 @@ ncz_variable_read (NczVariable *self, guint n_dims, const guint64 *start,
     return FALSE;
   if (n == 0)
     return TRUE;
-  if (self->type != NCZ_TYPE_STRING)
+  if (self->type != NCZ_DATA_TYPE_STRING)
     return slab_read_storage (self, n_dims, start, count, st, buffer, cancellable, error);
 
   /* Strings: read fixed-width storage, then make C strings; again with
@@ -1878,7 +1878,7 @@ ncz_variable_read (NczVariable *self, guint n_dims, const guint64 *start,
 static guint8 *
 quantized_copy (NczVariable *self, gconstpointer buffer, guint64 n, GError **error)
 {
-  gsize tsize = ncz_type_get_size (self->type);
+  gsize tsize = ncz_data_type_get_size (self->type);
   g_autoptr(GBytes) fill = ncz_variable_get_fill_value (self);
   gsize fill_size = 0;
   gconstpointer fill_data = g_bytes_get_data (fill, &fill_size);
@@ -1892,7 +1892,7 @@ quantized_copy (NczVariable *self, gconstpointer buffer, guint64 n, GError **err
       return NULL;
     }
   memcpy (copy, buffer, n * tsize);
-  if (self->type == NCZ_TYPE_FLOAT)
+  if (self->type == NCZ_DATA_TYPE_FLOAT)
     {
       float f;
       gboolean has_fill = fill_size == sizeof f;
@@ -1953,14 +1953,14 @@ ncz_variable_write (NczVariable *self, guint n_dims, const guint64 *start,
     return TRUE;
   self->data_written = TRUE;
   if (self->quantize_mode != NCZ_QUANTIZE_NONE &&
-      (self->type == NCZ_TYPE_FLOAT || self->type == NCZ_TYPE_DOUBLE))
+      (self->type == NCZ_DATA_TYPE_FLOAT || self->type == NCZ_DATA_TYPE_DOUBLE))
     {
       g_autofree guint8 *copy = quantized_copy (self, buffer, n, error);
       if (copy == NULL)
         return FALSE;
       return slab_write_storage (self, n_dims, start, count, st, copy, cancellable, error);
     }
-  if (self->type != NCZ_TYPE_STRING)
+  if (self->type != NCZ_DATA_TYPE_STRING)
     return slab_write_storage (self, n_dims, start, count, st, buffer, cancellable, error);
 
   /* Strings: NUL-padded to the width. A longer string widens a variable
@@ -2049,7 +2049,7 @@ ncz_variable_read_bytes (NczVariable *self, guint n_dims, const guint64 *start,
   gpointer buf;
 
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
-  if (self->type == NCZ_TYPE_STRING)
+  if (self->type == NCZ_DATA_TYPE_STRING)
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                    "variable '%s' holds strings: use ncz_variable_read_strings()",
@@ -2064,7 +2064,7 @@ ncz_variable_read_bytes (NczVariable *self, guint n_dims, const guint64 *start,
       return NULL;
     }
   n = count_elements (n_dims, count);
-  tsize = ncz_type_get_size (self->type);
+  tsize = ncz_data_type_get_size (self->type);
   if (n > G_MAXSIZE / tsize)
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
@@ -2196,7 +2196,7 @@ ncz_variable_write_bytes (NczVariable *self, guint n_dims, const guint64 *start,
 
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
   g_return_val_if_fail (data != NULL, FALSE);
-  if (self->type == NCZ_TYPE_STRING)
+  if (self->type == NCZ_DATA_TYPE_STRING)
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                    "variable '%s' holds strings: use ncz_variable_write_strings()",
@@ -2205,7 +2205,7 @@ ncz_variable_write_bytes (NczVariable *self, guint n_dims, const guint64 *start,
     }
   p = g_bytes_get_data (data, &size);
   if (n_dims == self->dimensions->len &&
-      size != count_elements (n_dims, count) * ncz_type_get_size (self->type))
+      size != count_elements (n_dims, count) * ncz_data_type_get_size (self->type))
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                    "variable '%s': %" G_GSIZE_FORMAT " bytes given for %" G_GUINT64_FORMAT " values",
@@ -2238,7 +2238,7 @@ ncz_variable_read_strings (NczVariable *self, guint n_dims, const guint64 *start
   char **out;
 
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
-  if (self->type != NCZ_TYPE_STRING || n_dims != self->dimensions->len)
+  if (self->type != NCZ_DATA_TYPE_STRING || n_dims != self->dimensions->len)
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                    "variable '%s': not a string variable of rank %u", self->name, n_dims);
@@ -2290,7 +2290,7 @@ ncz_variable_write_strings (NczVariable *self, guint n_dims, const guint64 *star
   guint64 n;
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
   g_return_val_if_fail (strings != NULL, FALSE);
-  if (self->type != NCZ_TYPE_STRING || n_dims != self->dimensions->len)
+  if (self->type != NCZ_DATA_TYPE_STRING || n_dims != self->dimensions->len)
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                    "variable '%s': not a string variable of rank %u", self->name, n_dims);

@@ -630,7 +630,7 @@ add_text (GPtrArray *out, const char *name, const char *text)
 static void
 add_int (GPtrArray *out, const char *name, gint32 value)
 {
-  g_ptr_array_add (out, ncz_attribute_new_values (name, NCZ_TYPE_INT, &value, 1, NULL));
+  g_ptr_array_add (out, ncz_attribute_new_values (name, NCZ_DATA_TYPE_INT, &value, 1, NULL));
 }
 
 static GPtrArray *

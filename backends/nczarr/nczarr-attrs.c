@@ -100,10 +100,10 @@ strings_attribute (const char *name, const NczJson *value)
 /* Converts @value (an atomic or an array of atomics) to @type; NULL if a
  * value does not fit. */
 static NczAttribute *
-numeric_attribute (const char *name, const NczJson *value, NczType type,
+numeric_attribute (const char *name, const NczJson *value, NczDataType type,
                    GError **error)
 {
-  gsize tsize = ncz_type_get_size (type);
+  gsize tsize = ncz_data_type_get_size (type);
   g_autofree guint8 *buf = NULL;
   gsize n;
 
@@ -130,7 +130,7 @@ numeric_attribute (const char *name, const NczJson *value, NczType type,
 
 /* The netCDF type of untyped JSON numbers: double if any is not an
  * integer, else the first of int, uint, int64, uint64 holding them all. */
-static NczType
+static NczDataType
 infer_numeric_type (const NczJson *const *values, gsize n)
 {
   gboolean all_bool = TRUE;
@@ -147,11 +147,11 @@ infer_numeric_type (const NczJson *const *values, gsize n)
         continue;
       all_bool = FALSE;
       if (!ncz_json_number_is_integer (v))
-        return NCZ_TYPE_DOUBLE;
+        return NCZ_DATA_TYPE_DOUBLE;
       has_i = ncz_json_get_int64 (v, &iv);
       has_u = ncz_json_get_uint64 (v, &uv);
       if (!has_i && !has_u)
-        return NCZ_TYPE_DOUBLE;
+        return NCZ_DATA_TYPE_DOUBLE;
       if (!has_i || iv < G_MININT32 || iv > G_MAXINT32)
         fits_int = FALSE;
       if (!has_u || uv > G_MAXUINT32)
@@ -162,16 +162,16 @@ infer_numeric_type (const NczJson *const *values, gsize n)
         fits_uint64 = FALSE;
     }
   if (all_bool)
-    return NCZ_TYPE_UBYTE;
+    return NCZ_DATA_TYPE_UBYTE;
   if (fits_int)
-    return NCZ_TYPE_INT;
+    return NCZ_DATA_TYPE_INT;
   if (fits_uint)
-    return NCZ_TYPE_UINT;
+    return NCZ_DATA_TYPE_UINT;
   if (fits_int64)
-    return NCZ_TYPE_INT64;
+    return NCZ_DATA_TYPE_INT64;
   if (fits_uint64)
-    return NCZ_TYPE_UINT64;
-  return NCZ_TYPE_DOUBLE;
+    return NCZ_DATA_TYPE_UINT64;
+  return NCZ_DATA_TYPE_DOUBLE;
 }
 
 static gboolean
@@ -192,7 +192,7 @@ infer_attribute (const char *name, const NczJson *value, GError **error)
     case NCZ_JSON_BOOLEAN:
       {
         const NczJson *one[] = { value };
-        NczType t = infer_numeric_type (one, 1);
+        NczDataType t = infer_numeric_type (one, 1);
         NczAttribute *a = numeric_attribute (name, value, t, error);
         return a ? a : text_attribute (name, value);
       }
@@ -236,10 +236,10 @@ infer_attribute (const char *name, const NczJson *value, GError **error)
 /* Values of a numeric type as the types map gives it: a scalar or an
  * array of scalars, each a value of @type. */
 static NczAttribute *
-typed_numeric_attribute (const char *name, const NczJson *value, NczType type,
+typed_numeric_attribute (const char *name, const NczJson *value, NczDataType type,
                          const char *dtype, GError **error)
 {
-  gsize tsize = ncz_type_get_size (type);
+  gsize tsize = ncz_data_type_get_size (type);
   gboolean is_array = ncz_json_get_kind (value) == NCZ_JSON_ARRAY;
   gsize n = is_array ? ncz_json_array_get_length (value) : 1;
   g_autofree guint8 *buf = g_malloc0 (MAX (n, 1) * tsize);
@@ -284,11 +284,11 @@ nczarr_attr_from_json (const char *name, const NczJson *value,
     return infer_attribute (name, value, error);
   switch (dt.type)
     {
-    case NCZ_TYPE_CHAR:
+    case NCZ_DATA_TYPE_CHAR:
       /* any JSON value: the JSON convention stores text holding JSON as
        * that value */
       return text_attribute (name, value);
-    case NCZ_TYPE_STRING:
+    case NCZ_DATA_TYPE_STRING:
       if (kind == NCZ_JSON_ARRAY)
         for (gsize i = 0; i < ncz_json_array_get_length (value); i++)
           if (ncz_json_get_kind (ncz_json_array_get (value, i)) != NCZ_JSON_STRING)
@@ -308,18 +308,18 @@ nczarr_attr_from_json (const char *name, const NczJson *value,
           return NULL;
         }
       return strings_attribute (name, value);
-    case NCZ_TYPE_NONE:
+    case NCZ_DATA_TYPE_NONE:
       break;
-    case NCZ_TYPE_BYTE:
-    case NCZ_TYPE_UBYTE:
-    case NCZ_TYPE_SHORT:
-    case NCZ_TYPE_USHORT:
-    case NCZ_TYPE_INT:
-    case NCZ_TYPE_UINT:
-    case NCZ_TYPE_INT64:
-    case NCZ_TYPE_UINT64:
-    case NCZ_TYPE_FLOAT:
-    case NCZ_TYPE_DOUBLE:
+    case NCZ_DATA_TYPE_BYTE:
+    case NCZ_DATA_TYPE_UBYTE:
+    case NCZ_DATA_TYPE_SHORT:
+    case NCZ_DATA_TYPE_USHORT:
+    case NCZ_DATA_TYPE_INT:
+    case NCZ_DATA_TYPE_UINT:
+    case NCZ_DATA_TYPE_INT64:
+    case NCZ_DATA_TYPE_UINT64:
+    case NCZ_DATA_TYPE_FLOAT:
+    case NCZ_DATA_TYPE_DOUBLE:
     default:
       return typed_numeric_attribute (name, value, dt.type, dtype, error);
     }
@@ -351,10 +351,10 @@ json_is_complex (const NczJson *node)
 NczJson *
 nczarr_attr_to_json (NczAttribute *attr)
 {
-  NczType type = ncz_attribute_get_value_type (attr);
+  NczDataType type = ncz_attribute_get_value_type (attr);
   gsize n = 0;
 
-  if (type == NCZ_TYPE_CHAR)
+  if (type == NCZ_DATA_TYPE_CHAR)
     {
       gsize len = 0;
       g_autofree char *text = ncz_attribute_get_text (attr, &len);
@@ -376,7 +376,7 @@ nczarr_attr_to_json (NczAttribute *attr)
         }
       return ncz_json_new_string (text, len);
     }
-  if (type == NCZ_TYPE_STRING)
+  if (type == NCZ_DATA_TYPE_STRING)
     {
       const char * const *strv = ncz_attribute_get_strings (attr);
       NczJson *arr;
@@ -390,7 +390,7 @@ nczarr_attr_to_json (NczAttribute *attr)
     }
   {
     const guint8 *p = ncz_attribute_peek_values (attr, &n);
-    gsize tsize = ncz_type_get_size (type);
+    gsize tsize = ncz_data_type_get_size (type);
     NczJson *arr;
     if (n == 1)
       return nczarr_value_to_json (type, p);
@@ -404,6 +404,6 @@ nczarr_attr_to_json (NczAttribute *attr)
 char *
 nczarr_attr_dtype (NczAttribute *attr, guint default_string_width)
 {
-  NczType type = ncz_attribute_get_value_type (attr);
+  NczDataType type = ncz_attribute_get_value_type (attr);
   return nczarr_dtype_for (type, NCZ_ENDIANNESS_NATIVE, default_string_width);
 }

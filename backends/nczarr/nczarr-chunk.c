@@ -41,7 +41,7 @@ element_sizes (NczVariable *variable, NczarrStored kind, gsize *stored, gsize *m
   *stored = *model;
   if (kind != NCZARR_STORED_PLAIN)
     *stored = nczarr_storage_stored_size (variable, kind);
-  else if (ncz_variable_get_value_type (variable) == NCZ_TYPE_STRING && info && info->stored_width)
+  else if (ncz_variable_get_value_type (variable) == NCZ_DATA_TYPE_STRING && info && info->stored_width)
     *stored = info->stored_width;
 }
 
@@ -50,17 +50,17 @@ element_sizes (NczVariable *variable, NczarrStored kind, gsize *stored, gsize *m
 static gsize
 swap_unit (NczVariable *variable, NczarrStored kind)
 {
-  NczType type = ncz_variable_get_value_type (variable);
+  NczDataType type = ncz_variable_get_value_type (variable);
   gsize unit;
 
   if (kind == NCZARR_STORED_HALF)
     unit = 2;
   else if (kind == NCZARR_STORED_UNICODE)
     unit = 4;
-  else if (type == NCZ_TYPE_CHAR || type == NCZ_TYPE_STRING || kind != NCZARR_STORED_PLAIN)
+  else if (type == NCZ_DATA_TYPE_CHAR || type == NCZ_DATA_TYPE_STRING || kind != NCZARR_STORED_PLAIN)
     unit = 0;
   else
-    unit = ncz_type_get_size (type);
+    unit = ncz_data_type_get_size (type);
   if (unit < 2 || !ncz_endianness_needs_swap (ncz_variable_get_endianness (variable)))
     return 0;
   return unit;

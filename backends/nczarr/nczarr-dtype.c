@@ -26,35 +26,35 @@ nczarr_layout_name (NczarrLayout layout)
   return "unknown";
 }
 
-static NczType
+static NczDataType
 int_type (char kind, guint64 n)
 {
   if (kind == 'i')
     switch (n)
       {
-      case 1: return NCZ_TYPE_BYTE;
-      case 2: return NCZ_TYPE_SHORT;
-      case 4: return NCZ_TYPE_INT;
-      case 8: return NCZ_TYPE_INT64;
-      default: return NCZ_TYPE_NONE;
+      case 1: return NCZ_DATA_TYPE_BYTE;
+      case 2: return NCZ_DATA_TYPE_SHORT;
+      case 4: return NCZ_DATA_TYPE_INT;
+      case 8: return NCZ_DATA_TYPE_INT64;
+      default: return NCZ_DATA_TYPE_NONE;
       }
   if (kind == 'u')
     switch (n)
       {
-      case 1: return NCZ_TYPE_UBYTE;
-      case 2: return NCZ_TYPE_USHORT;
-      case 4: return NCZ_TYPE_UINT;
-      case 8: return NCZ_TYPE_UINT64;
-      default: return NCZ_TYPE_NONE;
+      case 1: return NCZ_DATA_TYPE_UBYTE;
+      case 2: return NCZ_DATA_TYPE_USHORT;
+      case 4: return NCZ_DATA_TYPE_UINT;
+      case 8: return NCZ_DATA_TYPE_UINT64;
+      default: return NCZ_DATA_TYPE_NONE;
       }
   if (kind == 'f')
     switch (n)
       {
-      case 4: return NCZ_TYPE_FLOAT;
-      case 8: return NCZ_TYPE_DOUBLE;
-      default: return NCZ_TYPE_NONE;
+      case 4: return NCZ_DATA_TYPE_FLOAT;
+      case 8: return NCZ_DATA_TYPE_DOUBLE;
+      default: return NCZ_DATA_TYPE_NONE;
       }
-  return NCZ_TYPE_NONE;
+  return NCZ_DATA_TYPE_NONE;
 }
 
 gboolean
@@ -85,7 +85,7 @@ nczarr_dtype_parse (const char *dtype, gboolean pure_zarr,
     case 'u':
     case 'f':
       out->type = int_type (kind, n);
-      if (out->type == NCZ_TYPE_NONE)
+      if (out->type == NCZ_DATA_TYPE_NONE)
         return FALSE;
       out->stored_size = n;
       if (n > 1 && order == '>')
@@ -103,16 +103,16 @@ nczarr_dtype_parse (const char *dtype, gboolean pure_zarr,
       /* NCZarr: ">S1" is char, "|S1" and "|Sn" are strings. Plain Zarr
        * has no char type: every "S" is a string. */
       if (!pure_zarr && n == 1 && order != '|')
-        out->type = NCZ_TYPE_CHAR;
+        out->type = NCZ_DATA_TYPE_CHAR;
       else
-        out->type = NCZ_TYPE_STRING;
+        out->type = NCZ_DATA_TYPE_STRING;
       return TRUE;
     case 'U':
       /* netcdf-c 4.9.0 wrote char as "<U1" but stored one byte per char;
        * a real NumPy unicode array (4 bytes per char) is not supported. */
       if (n == 1 && netcdf_written)
         {
-          out->type = NCZ_TYPE_CHAR;
+          out->type = NCZ_DATA_TYPE_CHAR;
           out->stored_size = 1;
           out->endianness = NCZ_ENDIANNESS_NATIVE;
           return TRUE;
@@ -134,10 +134,10 @@ nczarr_attr_dtype_parse (const char *dtype, NczarrDtype *out)
       /* NCZarr V1: decimal nc_type codes */
       char *end = NULL;
       guint64 code = g_ascii_strtoull (dtype, &end, 10);
-      if (*end != '\0' || code < NCZ_TYPE_BYTE || code > NCZ_TYPE_STRING)
+      if (*end != '\0' || code < NCZ_DATA_TYPE_BYTE || code > NCZ_DATA_TYPE_STRING)
         return FALSE;
-      out->type = (NczType) code;
-      out->stored_size = code == NCZ_TYPE_STRING ? 1 : ncz_type_get_size (out->type);
+      out->type = (NczDataType) code;
+      out->stored_size = code == NCZ_DATA_TYPE_STRING ? 1 : ncz_data_type_get_size (out->type);
       out->endianness = NCZ_ENDIANNESS_NATIVE;
       return TRUE;
     }
@@ -150,7 +150,7 @@ nczarr_attr_dtype_parse (const char *dtype, NczarrDtype *out)
 }
 
 char *
-nczarr_dtype_for (NczType type, NczEndianness endianness, guint string_width)
+nczarr_dtype_for (NczDataType type, NczEndianness endianness, guint string_width)
 {
   char prefix;
   const char *code = NULL;
@@ -166,20 +166,20 @@ nczarr_dtype_for (NczType type, NczEndianness endianness, guint string_width)
     }
   switch (type)
     {
-    case NCZ_TYPE_BYTE: code = "i1"; break;
-    case NCZ_TYPE_UBYTE: code = "u1"; break;
-    case NCZ_TYPE_SHORT: code = "i2"; break;
-    case NCZ_TYPE_USHORT: code = "u2"; break;
-    case NCZ_TYPE_INT: code = "i4"; break;
-    case NCZ_TYPE_UINT: code = "u4"; break;
-    case NCZ_TYPE_INT64: code = "i8"; break;
-    case NCZ_TYPE_UINT64: code = "u8"; break;
-    case NCZ_TYPE_FLOAT: code = "f4"; break;
-    case NCZ_TYPE_DOUBLE: code = "f8"; break;
-    case NCZ_TYPE_CHAR: return g_strdup (">S1");
-    case NCZ_TYPE_STRING:
+    case NCZ_DATA_TYPE_BYTE: code = "i1"; break;
+    case NCZ_DATA_TYPE_UBYTE: code = "u1"; break;
+    case NCZ_DATA_TYPE_SHORT: code = "i2"; break;
+    case NCZ_DATA_TYPE_USHORT: code = "u2"; break;
+    case NCZ_DATA_TYPE_INT: code = "i4"; break;
+    case NCZ_DATA_TYPE_UINT: code = "u4"; break;
+    case NCZ_DATA_TYPE_INT64: code = "i8"; break;
+    case NCZ_DATA_TYPE_UINT64: code = "u8"; break;
+    case NCZ_DATA_TYPE_FLOAT: code = "f4"; break;
+    case NCZ_DATA_TYPE_DOUBLE: code = "f8"; break;
+    case NCZ_DATA_TYPE_CHAR: return g_strdup (">S1");
+    case NCZ_DATA_TYPE_STRING:
       return g_strdup_printf ("|S%u", string_width > 0 ? string_width : 1);
-    case NCZ_TYPE_NONE:
+    case NCZ_DATA_TYPE_NONE:
     default:
       return g_strdup ("|V0");
     }
@@ -294,14 +294,14 @@ to_unsigned (double d, guint64 u, gboolean has_u, guint64 hi, guint64 *out)
 }
 
 gboolean
-nczarr_json_to_value (const NczJson *node, NczType type, gpointer out)
+nczarr_json_to_value (const NczJson *node, NczDataType type, gpointer out)
 {
   double d = 0;
   gint64 i = 0;
   guint64 u = 0;
   gboolean has_i, has_u;
 
-  if (type == NCZ_TYPE_CHAR)
+  if (type == NCZ_DATA_TYPE_CHAR)
     {
       if (ncz_json_get_kind (node) == NCZ_JSON_STRING)
         {
@@ -322,47 +322,47 @@ nczarr_json_to_value (const NczJson *node, NczType type, gpointer out)
 
   switch (type)
     {
-    case NCZ_TYPE_BYTE:
+    case NCZ_DATA_TYPE_BYTE:
       if (!to_signed (d, i, has_i, G_MININT8, G_MAXINT8, &i))
         return FALSE;
       *(gint8 *) out = (gint8) i;
       return TRUE;
-    case NCZ_TYPE_SHORT:
+    case NCZ_DATA_TYPE_SHORT:
       if (!to_signed (d, i, has_i, G_MININT16, G_MAXINT16, &i))
         return FALSE;
       { gint16 v = (gint16) i; memcpy (out, &v, sizeof v); }
       return TRUE;
-    case NCZ_TYPE_INT:
+    case NCZ_DATA_TYPE_INT:
       if (!to_signed (d, i, has_i, G_MININT32, G_MAXINT32, &i))
         return FALSE;
       { gint32 v = (gint32) i; memcpy (out, &v, sizeof v); }
       return TRUE;
-    case NCZ_TYPE_INT64:
+    case NCZ_DATA_TYPE_INT64:
       if (!to_signed (d, i, has_i, G_MININT64, G_MAXINT64, &i))
         return FALSE;
       memcpy (out, &i, sizeof i);
       return TRUE;
-    case NCZ_TYPE_UBYTE:
+    case NCZ_DATA_TYPE_UBYTE:
       if (!to_unsigned (d, u, has_u, G_MAXUINT8, &u))
         return FALSE;
       *(guint8 *) out = (guint8) u;
       return TRUE;
-    case NCZ_TYPE_USHORT:
+    case NCZ_DATA_TYPE_USHORT:
       if (!to_unsigned (d, u, has_u, G_MAXUINT16, &u))
         return FALSE;
       { guint16 v = (guint16) u; memcpy (out, &v, sizeof v); }
       return TRUE;
-    case NCZ_TYPE_UINT:
+    case NCZ_DATA_TYPE_UINT:
       if (!to_unsigned (d, u, has_u, G_MAXUINT32, &u))
         return FALSE;
       { guint32 v = (guint32) u; memcpy (out, &v, sizeof v); }
       return TRUE;
-    case NCZ_TYPE_UINT64:
+    case NCZ_DATA_TYPE_UINT64:
       if (!to_unsigned (d, u, has_u, G_MAXUINT64, &u))
         return FALSE;
       memcpy (out, &u, sizeof u);
       return TRUE;
-    case NCZ_TYPE_FLOAT:
+    case NCZ_DATA_TYPE_FLOAT:
       {
         float f;
         if (has_i && !has_u)
@@ -375,32 +375,32 @@ nczarr_json_to_value (const NczJson *node, NczType type, gpointer out)
         memcpy (out, &f, sizeof f);
         return TRUE;
       }
-    case NCZ_TYPE_DOUBLE:
+    case NCZ_DATA_TYPE_DOUBLE:
       memcpy (out, &d, sizeof d);
       return TRUE;
-    case NCZ_TYPE_NONE:
-    case NCZ_TYPE_CHAR:
-    case NCZ_TYPE_STRING:
+    case NCZ_DATA_TYPE_NONE:
+    case NCZ_DATA_TYPE_CHAR:
+    case NCZ_DATA_TYPE_STRING:
     default:
       return FALSE;
     }
 }
 
 const char *
-nczarr_json_to_typed_value (const NczJson *node, NczType type, gpointer out)
+nczarr_json_to_typed_value (const NczJson *node, NczDataType type, gpointer out)
 {
   NczJsonKind kind = ncz_json_get_kind (node);
 
   switch (type)
     {
-    case NCZ_TYPE_BYTE:
-    case NCZ_TYPE_UBYTE:
-    case NCZ_TYPE_SHORT:
-    case NCZ_TYPE_USHORT:
-    case NCZ_TYPE_INT:
-    case NCZ_TYPE_UINT:
-    case NCZ_TYPE_INT64:
-    case NCZ_TYPE_UINT64:
+    case NCZ_DATA_TYPE_BYTE:
+    case NCZ_DATA_TYPE_UBYTE:
+    case NCZ_DATA_TYPE_SHORT:
+    case NCZ_DATA_TYPE_USHORT:
+    case NCZ_DATA_TYPE_INT:
+    case NCZ_DATA_TYPE_UINT:
+    case NCZ_DATA_TYPE_INT64:
+    case NCZ_DATA_TYPE_UINT64:
       if (kind != NCZ_JSON_NUMBER)
         return "is not a JSON number";
       if (!isfinite (ncz_json_get_double (node)) ||
@@ -408,8 +408,8 @@ nczarr_json_to_typed_value (const NczJson *node, NczType type, gpointer out)
            ncz_json_get_double (node) != floor (ncz_json_get_double (node))))
         return "is not an integer";
       break;
-    case NCZ_TYPE_FLOAT:
-    case NCZ_TYPE_DOUBLE:
+    case NCZ_DATA_TYPE_FLOAT:
+    case NCZ_DATA_TYPE_DOUBLE:
       if (kind == NCZ_JSON_STRING)
         {
           double d;
@@ -421,17 +421,17 @@ nczarr_json_to_typed_value (const NczJson *node, NczType type, gpointer out)
       else if (kind != NCZ_JSON_NUMBER)
         return "is not a JSON number";
       break;
-    case NCZ_TYPE_CHAR:
+    case NCZ_DATA_TYPE_CHAR:
       if (kind != NCZ_JSON_STRING)
         return "is not a JSON string";
       break;
-    case NCZ_TYPE_NONE:
-    case NCZ_TYPE_STRING:
+    case NCZ_DATA_TYPE_NONE:
+    case NCZ_DATA_TYPE_STRING:
     default:
       return "is not a value of a numeric type";
     }
   if (!nczarr_json_to_value (node, type, out))
-    return type == NCZ_TYPE_CHAR ? "is not a single character" : "is out of the range of the type";
+    return type == NCZ_DATA_TYPE_CHAR ? "is not a single character" : "is out of the range of the type";
   return NULL;
 }
 
@@ -459,23 +459,23 @@ nczarr_json_new_float (float value)
 }
 
 NczJson *
-nczarr_value_to_json (NczType type, gconstpointer value)
+nczarr_value_to_json (NczDataType type, gconstpointer value)
 {
   switch (type)
     {
-    case NCZ_TYPE_BYTE: return ncz_json_new_int64 (*(const gint8 *) value);
-    case NCZ_TYPE_UBYTE: return ncz_json_new_uint64 (*(const guint8 *) value);
-    case NCZ_TYPE_SHORT: { gint16 v; memcpy (&v, value, sizeof v); return ncz_json_new_int64 (v); }
-    case NCZ_TYPE_USHORT: { guint16 v; memcpy (&v, value, sizeof v); return ncz_json_new_uint64 (v); }
-    case NCZ_TYPE_INT: { gint32 v; memcpy (&v, value, sizeof v); return ncz_json_new_int64 (v); }
-    case NCZ_TYPE_UINT: { guint32 v; memcpy (&v, value, sizeof v); return ncz_json_new_uint64 (v); }
-    case NCZ_TYPE_INT64: { gint64 v; memcpy (&v, value, sizeof v); return ncz_json_new_int64 (v); }
-    case NCZ_TYPE_UINT64: { guint64 v; memcpy (&v, value, sizeof v); return ncz_json_new_uint64 (v); }
-    case NCZ_TYPE_FLOAT: { float v; memcpy (&v, value, sizeof v); return nczarr_json_new_float (v); }
-    case NCZ_TYPE_DOUBLE: { double v; memcpy (&v, value, sizeof v); return ncz_json_new_double (v); }
-    case NCZ_TYPE_CHAR: return ncz_json_new_string ((const char *) value, 1);
-    case NCZ_TYPE_NONE:
-    case NCZ_TYPE_STRING:
+    case NCZ_DATA_TYPE_BYTE: return ncz_json_new_int64 (*(const gint8 *) value);
+    case NCZ_DATA_TYPE_UBYTE: return ncz_json_new_uint64 (*(const guint8 *) value);
+    case NCZ_DATA_TYPE_SHORT: { gint16 v; memcpy (&v, value, sizeof v); return ncz_json_new_int64 (v); }
+    case NCZ_DATA_TYPE_USHORT: { guint16 v; memcpy (&v, value, sizeof v); return ncz_json_new_uint64 (v); }
+    case NCZ_DATA_TYPE_INT: { gint32 v; memcpy (&v, value, sizeof v); return ncz_json_new_int64 (v); }
+    case NCZ_DATA_TYPE_UINT: { guint32 v; memcpy (&v, value, sizeof v); return ncz_json_new_uint64 (v); }
+    case NCZ_DATA_TYPE_INT64: { gint64 v; memcpy (&v, value, sizeof v); return ncz_json_new_int64 (v); }
+    case NCZ_DATA_TYPE_UINT64: { guint64 v; memcpy (&v, value, sizeof v); return ncz_json_new_uint64 (v); }
+    case NCZ_DATA_TYPE_FLOAT: { float v; memcpy (&v, value, sizeof v); return nczarr_json_new_float (v); }
+    case NCZ_DATA_TYPE_DOUBLE: { double v; memcpy (&v, value, sizeof v); return ncz_json_new_double (v); }
+    case NCZ_DATA_TYPE_CHAR: return ncz_json_new_string ((const char *) value, 1);
+    case NCZ_DATA_TYPE_NONE:
+    case NCZ_DATA_TYPE_STRING:
     default:
       return ncz_json_new_null ();
     }
@@ -517,13 +517,13 @@ nczarr_array_dtype_parse (const char *dtype, gboolean pure_zarr,
 
   if (kind == 'b' && g_str_equal (p, "1") && order != '<' && order != '>')
     {
-      out->dt.type = NCZ_TYPE_UBYTE;
+      out->dt.type = NCZ_DATA_TYPE_UBYTE;
       out->stored = NCZARR_STORED_BOOL;
       return;
     }
   if (kind == 'f' && g_str_equal (p, "2"))
     {
-      out->dt.type = NCZ_TYPE_FLOAT;
+      out->dt.type = NCZ_DATA_TYPE_FLOAT;
       out->dt.stored_size = 2;
       out->dt.endianness = order_endianness (order);
       out->stored = NCZARR_STORED_HALF;
@@ -531,7 +531,7 @@ nczarr_array_dtype_parse (const char *dtype, gboolean pure_zarr,
     }
   if (kind == 'O' && *p == '\0')
     {
-      out->dt.type = NCZ_TYPE_STRING;
+      out->dt.type = NCZ_DATA_TYPE_STRING;
       out->stored = NCZARR_STORED_VLEN_UTF8;   /* until the codec is known */
       out->is_object = TRUE;
       return;
@@ -543,7 +543,7 @@ nczarr_array_dtype_parse (const char *dtype, gboolean pure_zarr,
       /* room for the UTF-8 of n code points in memory */
       if (*end == '\0' && n >= 1 && n <= G_MAXINT32 / 4)
         {
-          out->dt.type = NCZ_TYPE_STRING;
+          out->dt.type = NCZ_DATA_TYPE_STRING;
           out->dt.stored_size = (gsize) n * 4;
           out->dt.endianness = order_endianness (order);
           out->stored = NCZARR_STORED_UNICODE;
@@ -552,7 +552,7 @@ nczarr_array_dtype_parse (const char *dtype, gboolean pure_zarr,
     }
 
   /* not supported: a placeholder the dataset can show */
-  out->dt.type = NCZ_TYPE_UBYTE;
+  out->dt.type = NCZ_DATA_TYPE_UBYTE;
   out->unsupported = g_strdup_printf ("\"dtype\" '%s' is not supported (supported: integers, "
                                       "floats 'f2'/'f4'/'f8', booleans '|b1', strings "
                                       "'S<n>', 'U<n>', '|O' with 'vlen-utf8' or 'vlen-bytes')",
@@ -645,7 +645,7 @@ nczarr_storage_attach (NczVariable *variable, const NczarrArrayDtype *adt, const
   st->dtype = g_strdup (dtype);
   g_object_set_qdata_full (G_OBJECT (variable), storage_quark (), st, storage_free);
 
-  if (adt->dt.type == NCZ_TYPE_STRING && !adt->unsupported)
+  if (adt->dt.type == NCZ_DATA_TYPE_STRING && !adt->unsupported)
     ncz_variable_set_variable_length_strings (variable,
                                               st->kind == NCZARR_STORED_VLEN_UTF8 ||
                                               st->kind == NCZARR_STORED_VLEN_BYTES);
@@ -698,16 +698,16 @@ NczarrStored
 nczarr_storage_kind (NczVariable *variable, gboolean pure)
 {
   NczarrStorage *st = storage_peek (variable);
-  NczType type = ncz_variable_get_value_type (variable);
+  NczDataType type = ncz_variable_get_value_type (variable);
 
   if (st)
     return st->kind;
   /* a variable defined since the dataset was opened */
-  if (type == NCZ_TYPE_STRING && ncz_variable_has_variable_length_strings (variable))
+  if (type == NCZ_DATA_TYPE_STRING && ncz_variable_has_variable_length_strings (variable))
     return NCZARR_STORED_VLEN_UTF8;
-  if (pure && type == NCZ_TYPE_UBYTE && storage_dtype_is (variable, "b1"))
+  if (pure && type == NCZ_DATA_TYPE_UBYTE && storage_dtype_is (variable, "b1"))
     return NCZARR_STORED_BOOL;
-  if (pure && type == NCZ_TYPE_FLOAT && storage_dtype_is (variable, "f2"))
+  if (pure && type == NCZ_DATA_TYPE_FLOAT && storage_dtype_is (variable, "f2"))
     return NCZARR_STORED_HALF;
   return NCZARR_STORED_PLAIN;
 }

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <ncz/ncz.h>
-#include "ncz-json-private.h"
+#include <ncz/ncz-json.h>
 #include "ncz-model-private.h"
 #include "ncz-nczarr-format.h"
 
@@ -36,7 +36,7 @@ const char *nczarr_layout_name (NczarrLayout layout);
 /* ---- dtypes (nczarr-dtype.c) ---- */
 
 typedef struct {
-  NczType type;
+  NczDataType type;
   NczEndianness endianness;
   gsize stored_size;   /* bytes per element in the chunks */
   gboolean is_json;    /* "|J0": NCZarr's own JSON-valued attributes */
@@ -51,20 +51,20 @@ gboolean nczarr_dtype_parse (const char *dtype, gboolean pure_zarr,
 gboolean nczarr_attr_dtype_parse (const char *dtype, NczarrDtype *out);
 /* The dtype written for a variable or attribute. @string_width is used
  * for strings. */
-char *nczarr_dtype_for (NczType type, NczEndianness endianness, guint string_width);
+char *nczarr_dtype_for (NczDataType type, NczEndianness endianness, guint string_width);
 
 /* Converts a JSON scalar (number, bool, numeric or NaN/Infinity string)
- * to @type, writing ncz_type_get_size(type) bytes in native order.
+ * to @type, writing ncz_data_type_get_size(type) bytes in native order.
  * Returns FALSE if it is not representable. */
-gboolean nczarr_json_to_value (const NczJson *node, NczType type, gpointer out);
+gboolean nczarr_json_to_value (const NczJson *node, NczDataType type, gpointer out);
 /* The same under the Zarr rules for fill values and typed attributes:
  * integers only from JSON numbers holding an integer in the type's range,
  * floats from JSON numbers and the strings "NaN", "Infinity", "-Infinity",
  * char from a string of at most one byte. Returns NULL on success, else
  * why the value does not fit ("is not a JSON number", ...). */
-const char *nczarr_json_to_typed_value (const NczJson *node, NczType type, gpointer out);
+const char *nczarr_json_to_typed_value (const NczJson *node, NczDataType type, gpointer out);
 /* JSON for one native value of a numeric or char type. */
-NczJson *nczarr_value_to_json (NczType type, gconstpointer value);
+NczJson *nczarr_value_to_json (NczDataType type, gconstpointer value);
 /* Shortest text that reads back as the float @value (a JSON number node). */
 NczJson *nczarr_json_new_float (float value);
 

@@ -695,19 +695,19 @@ parse_filters (NczarrReader *r, const char *key, const NczJson *zarray, GError *
 /* Whether @fill (as read) is netcdf-c's default fill for @type, allowing
  * for the six significant digits netcdf-c prints floats with. */
 static gboolean
-is_default_fill (NczType type, GBytes *fill, gboolean netcdf_written)
+is_default_fill (NczDataType type, GBytes *fill, gboolean netcdf_written)
 {
-  g_autoptr(GBytes) def = ncz_type_get_default_fill (type);
+  g_autoptr(GBytes) def = ncz_data_type_get_default_fill (type);
 
   if (def == NULL)
     return FALSE;
   if (g_bytes_equal (def, fill))
     return TRUE;
-  if (netcdf_written && (type == NCZ_TYPE_FLOAT || type == NCZ_TYPE_DOUBLE))
+  if (netcdf_written && (type == NCZ_DATA_TYPE_FLOAT || type == NCZ_DATA_TYPE_DOUBLE))
     {
       double a, b;
       char ta[G_ASCII_DTOSTR_BUF_SIZE], tb[G_ASCII_DTOSTR_BUF_SIZE];
-      if (type == NCZ_TYPE_FLOAT)
+      if (type == NCZ_DATA_TYPE_FLOAT)
         {
           float fa, fb;
           memcpy (&fa, g_bytes_get_data (def, NULL), sizeof fa);
@@ -778,23 +778,23 @@ char_fill (const NczJson *node, guint8 *out)
 /* Reads @node, the fill value of an array of @type, into @buf; NULL or
  * why it is not a value of the type. */
 static const char *
-fill_from_json (const NczJson *node, NczType type, guint8 *buf)
+fill_from_json (const NczJson *node, NczDataType type, guint8 *buf)
 {
-  if (type == NCZ_TYPE_CHAR)
+  if (type == NCZ_DATA_TYPE_CHAR)
     return char_fill (node, buf);
   return nczarr_json_to_typed_value (node, type, buf);
 }
 
 static gboolean
 apply_fill (NczarrReader *r, NczVariable *var, const char *akey, const char *dtype,
-            NczType type, const NczJson *zarray, const NczJson *zattrs,
+            NczDataType type, const NczJson *zarray, const NczJson *zattrs,
             const NczJson *types, GError **error)
 {
   const NczJson *fill_json = ncz_json_object_get (zarray, "fill_value");
   const NczJson *attr_fill = zattrs ? ncz_json_object_get (zattrs, "_FillValue") : NULL;
   g_autofree char *zarray_key = nczarr_key_join (akey, ".zarray");
   g_autofree char *zattrs_key = nczarr_key_join (akey, ".zattrs");
-  gsize tsize = ncz_type_get_size (type);
+  gsize tsize = ncz_data_type_get_size (type);
   guint8 buf[16] = { 0 };
   guint8 abuf[16] = { 0 };
   g_autoptr(GError) local = NULL;
@@ -805,7 +805,7 @@ apply_fill (NczarrReader *r, NczVariable *var, const char *akey, const char *dty
   if (fill_json && !no_fill)
     {
       const char *why;
-      if (type == NCZ_TYPE_STRING)
+      if (type == NCZ_DATA_TYPE_STRING)
         why = ncz_json_get_kind (fill_json) == NCZ_JSON_STRING ? NULL : "is not a JSON string";
       else
         why = fill_from_json (fill_json, type, buf);
@@ -818,7 +818,7 @@ apply_fill (NczarrReader *r, NczVariable *var, const char *akey, const char *dty
         }
     }
 
-  if (type == NCZ_TYPE_STRING)
+  if (type == NCZ_DATA_TYPE_STRING)
     {
       const NczJson *f = attr_fill;
       g_autoptr(NczAttribute) a = NULL;
@@ -1218,7 +1218,7 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
   vinfo->fortran_order = fortran;
   vinfo->from_store = TRUE;
   vinfo->zero_dim = zero_dim;
-  vinfo->stored_width = dt.type == NCZ_TYPE_STRING ? (guint) dt.stored_size : 0;
+  vinfo->stored_width = dt.type == NCZ_DATA_TYPE_STRING ? (guint) dt.stored_size : 0;
 
   if (zero_dim)
     ncz_variable_set_zero_dim (var, TRUE);
@@ -1243,7 +1243,7 @@ read_variable (NczarrReader *r, NczGroup *group, const char *gkey,
     return FALSE;
   keep_fill_value_place (var, zattrs);
   /* the stored width wins over the attributes' */
-  if (adt.stored == NCZARR_STORED_PLAIN && dt.type == NCZ_TYPE_STRING &&
+  if (adt.stored == NCZARR_STORED_PLAIN && dt.type == NCZ_DATA_TYPE_STRING &&
       ncz_variable_get_max_string_length (var) != dt.stored_size)
     ncz_variable_set_max_string_length (var, (guint) dt.stored_size);
   if (adt.unsupported == NULL && adt.is_object)

@@ -67,7 +67,7 @@ add_attributes (Builder *b, GPtrArray *attrs, gboolean fill_in_zarray, NczJson *
        * netcdf-c reads in pure Zarr (without it, every netCDF version
        * prints missing values as data). */
       ncz_json_object_set (zattrs, name, nczarr_attr_to_json (a));
-      if (ncz_attribute_get_value_type (a) == NCZ_TYPE_CHAR)
+      if (ncz_attribute_get_value_type (a) == NCZ_DATA_TYPE_CHAR)
         dtype = g_strdup (b->char_dtype);
       else
         dtype = nczarr_attr_dtype (a, b->default_width);
@@ -86,7 +86,7 @@ types_info (NczJson *types)
 }
 
 static NczJson *
-fill_value_json (NczVariable *var, NczType type)
+fill_value_json (NczVariable *var, NczDataType type)
 {
   g_autoptr(GBytes) fill = NULL;
   gsize len = 0;
@@ -98,7 +98,7 @@ fill_value_json (NczVariable *var, NczType type)
   if (fill == NULL)
     return ncz_json_new_null ();
   p = g_bytes_get_data (fill, &len);
-  if (type == NCZ_TYPE_CHAR || type == NCZ_TYPE_STRING)
+  if (type == NCZ_DATA_TYPE_CHAR || type == NCZ_DATA_TYPE_STRING)
     {
       /* Zarr encodes "S" fill values in base64; the default (NUL) fill is
        * the empty string, as netcdf-c writes it. */
@@ -106,14 +106,14 @@ fill_value_json (NczVariable *var, NczType type)
       g_autofree char *b64 = NULL;
       while (n < len && p[n] != 0)
         n++;
-      if (type == NCZ_TYPE_CHAR)
+      if (type == NCZ_DATA_TYPE_CHAR)
         n = MIN (n, 1);
       if (n == 0)
         return ncz_json_new_string ("", 0);
       b64 = g_base64_encode (p, n);
       return ncz_json_new_string (b64, -1);
     }
-  if (len < ncz_type_get_size (type))
+  if (len < ncz_data_type_get_size (type))
     return ncz_json_new_null ();
   return nczarr_value_to_json (type, p);
 }
@@ -152,7 +152,7 @@ build_variable (Builder *b, NczGroup *group, NczVariable *var, const char *gkey)
 {
   const char *name = ncz_variable_get_name (var);
   NczarrVarInfo *info = nczarr_var_info_peek (var);
-  NczType type = ncz_variable_get_value_type (var);
+  NczDataType type = ncz_variable_get_value_type (var);
   guint n = ncz_variable_get_n_dimensions (var);
   gboolean zero_dim = ncz_variable_is_zero_dim (var) || (info && info->zero_dim);
   gboolean scalar = n == 0 && !zero_dim;
@@ -169,10 +169,10 @@ build_variable (Builder *b, NczGroup *group, NczVariable *var, const char *gkey)
   guint width = 0;
   guint n_user;
 
-  if (type == NCZ_TYPE_STRING)
+  if (type == NCZ_DATA_TYPE_STRING)
     width = info && info->stored_width ? info->stored_width
                                        : ncz_variable_get_max_string_length (var);
-  if (type == NCZ_TYPE_CHAR)
+  if (type == NCZ_DATA_TYPE_CHAR)
     dtype = g_strdup (b->char_dtype);
   else
     dtype = nczarr_dtype_for (type, ncz_variable_get_endianness (var), width);
@@ -209,7 +209,7 @@ build_variable (Builder *b, NczGroup *group, NczVariable *var, const char *gkey)
     }
   else
     {
-      gsize es = type == NCZ_TYPE_STRING ? width : ncz_type_get_size (type);
+      gsize es = type == NCZ_DATA_TYPE_STRING ? width : ncz_data_type_get_size (type);
       NczJson *list = NULL;
       ncz_json_object_set (zarray, "compressor",
                            codec_json (g_ptr_array_index (filters, filters->len - 1), es));
@@ -229,7 +229,7 @@ build_variable (Builder *b, NczGroup *group, NczVariable *var, const char *gkey)
       ncz_json_object_set (zarray, "dimension_separator", ncz_json_new_string ("/", -1));
   }
 
-  n_user = add_attributes (b, attrs, type != NCZ_TYPE_STRING, zattrs, types);
+  n_user = add_attributes (b, attrs, type != NCZ_DATA_TYPE_STRING, zattrs, types);
 
   /* every variable of every group, with the plain dimension names, so
    * that xarray opens any group (xr.open_zarr(..., group=...)) */
@@ -472,7 +472,7 @@ nczarr_build_metadata (NczDataset *dataset, const NczarrWriteOptions *options,
       b.char_dtype = ">S1";
     }
   dm = ncz_group_get_attribute (b.root, "_nczarr_default_maxstrlen");
-  if (dm && ncz_type_is_integer (ncz_attribute_get_value_type (dm)) &&
+  if (dm && ncz_data_type_is_integer (ncz_attribute_get_value_type (dm)) &&
       ncz_attribute_get_length (dm) >= 1)
     {
       gint64 w = ncz_attribute_get_int64 (dm, 0);

@@ -9,7 +9,7 @@
 #endif
 
 #include <glib-object.h>
-#include <ncz/ncz-type.h>
+#include <ncz/ncz-data-type.h>
 
 G_BEGIN_DECLS
 
@@ -18,10 +18,10 @@ NCZ_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (NczAttribute, ncz_attribute, NCZ, ATTRIBUTE, GObject)
 
 NCZ_AVAILABLE_IN_ALL
-NczAttribute *ncz_attribute_new (const char *name, NczType type, GBytes *values,
+NczAttribute *ncz_attribute_new (const char *name, NczDataType type, GBytes *values,
                                  GError **error);
 NCZ_AVAILABLE_IN_ALL
-NczAttribute *ncz_attribute_new_values (const char *name, NczType type,
+NczAttribute *ncz_attribute_new_values (const char *name, NczDataType type,
                                         gconstpointer values, gsize n_values,
                                         GError **error);
 NCZ_AVAILABLE_IN_ALL
@@ -34,7 +34,7 @@ NczAttribute *ncz_attribute_new_strings (const char *name,
 NCZ_AVAILABLE_IN_ALL
 const char *ncz_attribute_get_name (NczAttribute *self);
 NCZ_AVAILABLE_IN_ALL
-NczType ncz_attribute_get_value_type (NczAttribute *self);
+NczDataType ncz_attribute_get_value_type (NczAttribute *self);
 NCZ_AVAILABLE_IN_ALL
 gsize ncz_attribute_get_length (NczAttribute *self);
 NCZ_AVAILABLE_IN_ALL

@@ -53,7 +53,7 @@ NczDimension *ncz_group_add_dimension (NczGroup *self, const char *name,
                                        GError **error);
 NCZ_AVAILABLE_IN_ALL
 NczVariable *ncz_group_add_variable (NczGroup *self, const char *name,
-                                     NczType type, guint n_dims,
+                                     NczDataType type, guint n_dims,
                                      NczDimension **dimensions,
                                      GError **error);
 NCZ_AVAILABLE_IN_ALL

@@ -18,7 +18,7 @@ G_BEGIN_DECLS
  *
  * The plugin ABI version. A module built against another value is refused.
  */
-#define NCZ_PLUGIN_ABI 1
+#define NCZ_PLUGIN_ABI NCZ_MODULE_SDK_VERSION
 
 /**
  * NczPluginDesc:

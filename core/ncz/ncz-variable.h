@@ -9,7 +9,7 @@
 #endif
 
 #include <gio/gio.h>
-#include <ncz/ncz-type.h>
+#include <ncz/ncz-data-type.h>
 #include <ncz/ncz-attribute.h>
 #include <ncz/ncz-dimension.h>
 
@@ -61,7 +61,7 @@ char *ncz_variable_get_full_name (NczVariable *self);
 NCZ_AVAILABLE_IN_ALL
 NczGroup *ncz_variable_get_group (NczVariable *self);
 NCZ_AVAILABLE_IN_ALL
-NczType ncz_variable_get_value_type (NczVariable *self);
+NczDataType ncz_variable_get_value_type (NczVariable *self);
 NCZ_AVAILABLE_IN_ALL
 guint ncz_variable_get_n_dimensions (NczVariable *self);
 NCZ_AVAILABLE_IN_ALL

@@ -4,14 +4,13 @@
  */
 #pragma once
 
-#if !defined(__NCZ_H_INSIDE__) && !defined(NCZ_COMPILATION)
+#if !defined(__NCZ_H_INSIDE__) && !defined(NCZ_COMPILATION) && !defined(NCZ_ENABLE_MODULE_API)
 #error "Only <ncz/ncz.h> can be included directly."
 #endif
 
 #include <glib.h>
 
-#define NCZ_MAJOR_VERSION 0
-#define NCZ_MINOR_VERSION 1
+#include <ncz/ncz-version.h>
 
 #if defined(_WIN32) && defined(NCZ_COMPILATION)
 #  define _NCZ_EXPORT __declspec(dllexport)
@@ -38,6 +37,9 @@
 /* For symbols exported for Ncz's own modules but not part of the
  * stable public API (declared only in private headers). */
 #define NCZ_PRIVATE_API _NCZ_EXTERN
+
+/* For the functions of the module SDK (<ncz/ncz-module.h>). */
+#define NCZ_MODULE_API _NCZ_EXTERN
 
 /* For the entry points of plugin modules. */
 #define NCZ_PLUGIN_EXPORT _NCZ_EXPORT

@@ -8,7 +8,7 @@
 
 #include <ncz/ncz-version-macros.h>
 #include <ncz/ncz-error.h>
-#include <ncz/ncz-type.h>
+#include <ncz/ncz-data-type.h>
 #include <ncz/ncz-url.h>
 #include <ncz/ncz-store.h>
 #include <ncz/ncz-memory-store.h>

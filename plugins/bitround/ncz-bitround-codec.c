@@ -96,9 +96,9 @@ bitround_modify (const NczCodecVarInfo *info, GArray *visible, GArray *working, 
     }
   keepbits = g_array_index (visible, guint, 0);
   g_array_append_val (working, keepbits);
-  if (info == NULL || info->type == NCZ_TYPE_NONE)
+  if (info == NULL || info->type == NCZ_DATA_TYPE_NONE)
     return TRUE;   /* no variable: encoding will fail */
-  is_float = (info->type == NCZ_TYPE_FLOAT || info->type == NCZ_TYPE_DOUBLE)
+  is_float = (info->type == NCZ_DATA_TYPE_FLOAT || info->type == NCZ_DATA_TYPE_DOUBLE)
              && (info->type_size == 2 || info->type_size == 4 || info->type_size == 8);
   if (!is_float || keepbits > mantissa_bits (info->type_size))
     {

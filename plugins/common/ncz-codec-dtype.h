@@ -11,7 +11,7 @@
 #pragma once
 
 #include <glib.h>
-#include "ncz-json-private.h"
+#include <ncz/ncz-json.h>
 
 G_BEGIN_DECLS
 

@@ -542,7 +542,7 @@ ncz_codec_module_h5_set_local (const NczCodecModuleDesc *desc, ncz_h5_hid_t dcpl
     return -1;
 
   memset (&info, 0, sizeof info);
-  info.type = NCZ_TYPE_NONE;
+  info.type = NCZ_DATA_TYPE_NONE;
   info.type_size = get_size (type);
   info.big_endian = get_order != NULL && get_order (type) == NCZ_H5T_ORDER_BE;
   rank = get_chunk (dcpl, (int) G_N_ELEMENTS (dims), dims);
@@ -730,7 +730,7 @@ var_info_from_netcdf (int ncid, int varid, NczCodecVarInfo *info)
   if (status != NCZ_ABI_NC_NOERR)
     return status;
 
-  info->type = (xtype >= 1 && xtype <= NC_MAX_ATOMIC_TYPE_VALUE) ? (NczType) xtype : NCZ_TYPE_NONE;
+  info->type = (xtype >= 1 && xtype <= NC_MAX_ATOMIC_TYPE_VALUE) ? (NczDataType) xtype : NCZ_DATA_TYPE_NONE;
   info->type_size = type_size;
   info->chunk_bytes = type_size;
 

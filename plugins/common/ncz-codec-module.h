@@ -20,8 +20,8 @@
 #pragma once
 
 #include <ncz/ncz.h>
-#include "ncz-json-private.h"
-#include "ncz-filter-abi-private.h"
+#include <ncz/ncz-json.h>
+#include <ncz/ncz-filter-abi.h>
 #include "ncz-model-private.h"
 
 G_BEGIN_DECLS
@@ -29,7 +29,7 @@ G_BEGIN_DECLS
 /* What a codec may need to know of the variable it serves, whichever
  * host asks (Ncz fills it from NczVariable, netcdf-c from nc_inq_*). */
 typedef struct {
-  NczType type;              /* NCZ_TYPE_NONE when unknown (HDF5 host) */
+  NczDataType type;              /* NCZ_DATA_TYPE_NONE when unknown (HDF5 host) */
   gsize type_size;           /* bytes per element as stored; 0 when unknown */
   guint rank;
   guint64 chunks[32];        /* chunk lengths, rank of them */

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ncz-filter-abi-private.h"
+#include <ncz/ncz-filter-abi.h>
 
 #define LZF_CODEC_EXPORT __attribute__((visibility ("default")))
 

@@ -133,11 +133,11 @@ szip_modify (const NczCodecVarInfo *info, GArray *visible, GArray *working, GErr
                    "szip needs a chunked variable of rank 1 or more, not a scalar");
       return FALSE;
     }
-  if (info->type == NCZ_TYPE_STRING || info->type_size == 0 || info->type_size > 8)
+  if (info->type == NCZ_DATA_TYPE_STRING || info->type_size == 0 || info->type_size > 8)
     {
       g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
                    "szip compresses elements of 1 to 8 bytes, not %s",
-                   info->type == NCZ_TYPE_STRING ? "strings" : "this element size");
+                   info->type == NCZ_DATA_TYPE_STRING ? "strings" : "this element size");
       return FALSE;
     }
 

@@ -228,6 +228,6 @@ char *
 nczt_attr_text (NczAttribute *attr)
 {
   g_assert_nonnull (attr);
-  g_assert_cmpint (ncz_attribute_get_value_type (attr), ==, NCZ_TYPE_CHAR);
+  g_assert_cmpint (ncz_attribute_get_value_type (attr), ==, NCZ_DATA_TYPE_CHAR);
   return ncz_attribute_get_text (attr, NULL);
 }

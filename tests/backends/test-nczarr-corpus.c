@@ -13,7 +13,7 @@
 
 #include "nczarr-test-util.h"
 #include "ncz-nczarr-format.h"
-#include "ncz-json-private.h"
+#include <ncz/ncz-json.h>
 
 typedef struct {
   char *dir;
@@ -102,13 +102,13 @@ check_types (NczDataset *ds, gboolean v493)
   g_assert_cmpuint (ncz_dimension_get_length (nczt_dim (ds, "n")), ==, 3);
   assert_text_attr (ncz_group_get_attribute (root, "g_text"), "global");
   g_assert_cmpint (ncz_attribute_get_value_type (ncz_group_get_attribute (root, "g_int")), ==,
-                   NCZ_TYPE_INT);
+                   NCZ_DATA_TYPE_INT);
   g_assert_null (ncz_group_get_attribute (root, "_NCProperties"));
 
-  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (ds, "vb")), ==, NCZ_TYPE_BYTE);
-  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (ds, "vus")), ==, NCZ_TYPE_USHORT);
-  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (ds, "vui64")), ==, NCZ_TYPE_UINT64);
-  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (ds, "vc")), ==, NCZ_TYPE_CHAR);
+  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (ds, "vb")), ==, NCZ_DATA_TYPE_BYTE);
+  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (ds, "vus")), ==, NCZ_DATA_TYPE_USHORT);
+  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (ds, "vui64")), ==, NCZ_DATA_TYPE_UINT64);
+  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (ds, "vc")), ==, NCZ_DATA_TYPE_CHAR);
 
   /* vb = 1, _ with _FillValue -5 */
   nczt_read_all (nczt_var (ds, "vb"), vb, sizeof vb);
@@ -137,13 +137,13 @@ check_types (NczDataset *ds, gboolean v493)
   g_assert_cmpint (vint[1], ==, 2);
 
   a = ncz_variable_get_attribute (vi, "a_byte");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_BYTE);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_BYTE);
   g_assert_cmpint (ncz_attribute_get_int64 (a, 1), ==, -2);
   a = ncz_variable_get_attribute (vi, "a_uint64");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_UINT64);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_UINT64);
   g_assert_cmpuint (ncz_attribute_get_uint64 (a, 0), ==, G_GUINT64_CONSTANT (18000000000000000000));
   a = ncz_variable_get_attribute (vi, "a_float");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_FLOAT);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_FLOAT);
   g_assert_true (isnan (ncz_attribute_get_double (a, 1)));
   a = ncz_variable_get_attribute (vi, "a_double");
   g_assert_cmpfloat (ncz_attribute_get_double (a, 0), ==, 3.14159);
@@ -271,7 +271,7 @@ test_gen490_misc (void)
   close_store (&o);
 
   OPEN_OK (o, "generated/gen490/conly.file.zip", "conly.file", "nczarr,file");
-  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (o.ds, "c")), ==, NCZ_TYPE_CHAR);
+  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (o.ds, "c")), ==, NCZ_DATA_TYPE_CHAR);
   nczt_read_all (nczt_var (o.ds, "c"), c, 3);
   g_assert_cmpmem (c, 3, "abc", 3);
   close_store (&o);
@@ -310,16 +310,16 @@ test_gen490_pm (void)
   OPEN_OK (o, "generated/gen490/pm_zarr.file.zip", "pm_zarr.file", "zarr,file");
   g_assert_cmpstr (layout_of (o.ds), ==, "pure-zarr");
   /* "<U1" from netcdf-c 4.9.0 is a one-byte char */
-  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (o.ds, "c")), ==, NCZ_TYPE_CHAR);
+  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (o.ds, "c")), ==, NCZ_DATA_TYPE_CHAR);
   nczt_read_all (nczt_var (o.ds, "c"), c, 2);
   g_assert_cmpmem (c, 2, "ab", 2);
   g_assert_true (ncz_variable_get_dimension (nczt_var (o.ds, "v"), 0) == nczt_dim (o.ds, "x"));
   g_assert_cmpstr (ncz_dimension_get_name (ncz_variable_get_dimension (nczt_var (o.ds, "g/w"), 0)),
                    ==, "_Anonymous_Dim_3");
   a = ncz_variable_get_attribute (nczt_var (o.ds, "g/w"), "a");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_INT);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_INT);
   a = ncz_variable_get_attribute (nczt_var (o.ds, "v"), "scale");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_DOUBLE);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_DOUBLE);
   nczt_read_all (nczt_var (o.ds, "g/w"), w, sizeof w);
   g_assert_cmpint (w[2], ==, 3);
   close_store (&o);
@@ -327,7 +327,7 @@ test_gen490_pm (void)
   OPEN_OK (o, "generated/gen490/pm_nczarr_noxarray.file.zip", "pm_nczarr_noxarray.file", "nczarr,file");
   g_assert_true (ncz_variable_get_dimension (nczt_var (o.ds, "g/w"), 0) == nczt_dim (o.ds, "g/y"));
   a = ncz_variable_get_attribute (nczt_var (o.ds, "g/w"), "a");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_SHORT);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_SHORT);
   close_store (&o);
 }
 
@@ -364,14 +364,14 @@ test_gen493_misc (void)
 
   OPEN_OK (o, "generated/gen493/b_stratt.file.zip", "b_stratt.file", "nczarr,file");
   a = ncz_variable_get_attribute (nczt_var (o.ds, "v"), "s");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_STRING);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_STRING);
   g_assert_cmpuint (ncz_attribute_get_length (a), ==, 2);
   g_assert_cmpstr (ncz_attribute_get_strings (a)[1], ==, "b");
   close_store (&o);
 
   OPEN_OK (o, "generated/gen493/b_stratt_g.file.zip", "b_stratt_g.file", "nczarr,file");
   a = ncz_group_get_attribute (ncz_dataset_get_root_group (o.ds), "s");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_STRING);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_STRING);
   g_assert_cmpstr (ncz_attribute_get_strings (a)[0], ==, "a");
   close_store (&o);
 
@@ -381,7 +381,7 @@ test_gen493_misc (void)
   close_store (&o);
 
   OPEN_OK (o, "generated/gen493/conly3.file.zip", "conly3.file", "nczarr,file");
-  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (o.ds, "c")), ==, NCZ_TYPE_CHAR);
+  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (o.ds, "c")), ==, NCZ_DATA_TYPE_CHAR);
   close_store (&o);
 
   /* default fills written with 6 digits are recognised as the default */
@@ -538,7 +538,7 @@ test_ref_byte (void)
   guint8 b[400];
 
   OPEN_OK (o, "v4.9.3/ref_byte.zarr.zip", "ref_byte.zarr", "zarr,file");
-  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (o.ds, "byte")), ==, NCZ_TYPE_UBYTE);
+  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (o.ds, "byte")), ==, NCZ_DATA_TYPE_UBYTE);
   g_assert_true (ncz_variable_get_dimension (nczt_var (o.ds, "byte"), 1) ==
                  nczt_dim (o.ds, "_Anonymous_Dim_20"));
   nczt_read_all (nczt_var (o.ds, "byte"), b, sizeof b);
@@ -566,10 +566,10 @@ test_ref_power (void)
   g_assert_cmpuint (ncz_dimension_get_length (nczt_dim (o.ds, "lat")), ==, 361);
   g_assert_cmpuint (ncz_dimension_get_length (nczt_dim (o.ds, "lon")), ==, 576);
   v = nczt_var (o.ds, "FRLAKE");
-  g_assert_cmpint (ncz_variable_get_value_type (v), ==, NCZ_TYPE_FLOAT);
+  g_assert_cmpint (ncz_variable_get_value_type (v), ==, NCZ_DATA_TYPE_FLOAT);
   g_assert_cmpuint (ncz_variable_get_chunk_sizes (v, NULL)[0], ==, 30);
   a = ncz_variable_get_attribute (v, "valid_range");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_DOUBLE);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_DOUBLE);
   g_assert_cmpuint (ncz_attribute_get_length (a), ==, 2);
   g_assert_cmpfloat (ncz_attribute_get_double (a, 0), ==, -999999986991104.0);
   assert_text_attr (ncz_variable_get_attribute (v, "units"), "1");
@@ -593,10 +593,10 @@ test_ref_quotes (void)
   v = nczt_var (o.ds, "fractional_snow_cover");
   g_assert_cmpuint (ncz_dimension_get_length (nczt_dim (o.ds, "time")), ==, 10);
   a = ncz_variable_get_attribute (v, "ID");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_INT);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_INT);
   g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 68);
   a = ncz_variable_get_attribute (v, "esa_cci_path");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_DOUBLE);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_DOUBLE);
   g_assert_true (isnan (ncz_attribute_get_double (a, 0)));
   text = nczt_attr_text (ncz_variable_get_attribute (v, "orig_attrs"));
   g_assert_true (g_str_has_prefix (text, "{'comment': 'Grid cell"));
@@ -669,7 +669,7 @@ test_main_data_zarr (void)
     }
   ds = nczt_open_dir (dir, "zarr,file", &error);
   g_assert_no_error (error);
-  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (ds, "data")), ==, NCZ_TYPE_INT64);
+  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (ds, "data")), ==, NCZ_DATA_TYPE_INT64);
   ok = ncz_variable_read (nczt_var (ds, "data"), 1, &start, &count, NULL, v, sizeof v, NULL, &error);
   if (have_codec ("blosc"))
     {
@@ -721,7 +721,7 @@ check_jsonconvention (NczDataset *ds, const char *vec1, const char *vec2)
   NczVariable *v = nczt_var (ds, "v");
   NczAttribute *a = ncz_group_get_attribute (root, "globalfloatvec");
 
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_DOUBLE);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_DOUBLE);
   g_assert_cmpuint (ncz_attribute_get_length (a), ==, 2);
   assert_text_attr (ncz_group_get_attribute (root, "globalchar"), "abc");
   assert_text_attr (ncz_group_get_attribute (root, "globalillegal"),
@@ -823,7 +823,7 @@ test_pyzarr_dtypes (void)
   close_store (&o);
 
   OPEN_OK (o, "generated/pyzarr/pz_S5.zarr.zip", "pz_S5.zarr", "zarr,file");
-  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (o.ds, "v")), ==, NCZ_TYPE_STRING);
+  g_assert_cmpint (ncz_variable_get_value_type (nczt_var (o.ds, "v")), ==, NCZ_DATA_TYPE_STRING);
   {
     g_auto(GStrv) s = nczt_read_strings (nczt_var (o.ds, "v"));
     g_assert_nonnull (s[0]);
@@ -858,7 +858,7 @@ test_pyzarr_widened (void)
     if (!open_store (&o, "generated/pyzarr/pz_bool.zarr.zip", "pz_bool.zarr", "zarr,file", &error))
       return;
     g_assert_no_error (error);
-    g_assert_cmpint (ncz_variable_get_value_type (nczt_var (o.ds, "v")), ==, NCZ_TYPE_UBYTE);
+    g_assert_cmpint (ncz_variable_get_value_type (nczt_var (o.ds, "v")), ==, NCZ_DATA_TYPE_UBYTE);
     nczt_read_all (nczt_var (o.ds, "v"), b, 2);
     g_assert_cmpuint (b[0], ==, 1);
     g_assert_cmpuint (b[1], ==, 0);
@@ -934,7 +934,7 @@ test_pyzarr_codecs (void)
       OPEN_OK (o, cases[i].zip, cases[i].dir, "zarr,file");
       v = nczt_var (o.ds, cases[i].var);
       count = ncz_variable_get_n_elements (v);
-      ok = ncz_variable_read (v, 1, &start, &count, NULL, buf, count * ncz_type_get_size (
+      ok = ncz_variable_read (v, 1, &start, &count, NULL, buf, count * ncz_data_type_get_size (
                                 ncz_variable_get_value_type (v)), NULL, &error);
       if (have_codec (cases[i].codec))
         g_assert_no_error (error);
@@ -952,16 +952,16 @@ test_pyzarr_codecs (void)
 static void
 test_pyzarr_attributes (void)
 {
-  static const struct { const char *name; NczType type; const char *text; } cases[] = {
-    { "big", NCZ_TYPE_INT64, NULL },
-    { "small", NCZ_TYPE_INT, NULL },
-    { "flag", NCZ_TYPE_UBYTE, NULL },
-    { "dict", NCZ_TYPE_CHAR, "{\"x\": 1}" },
-    { "strs", NCZ_TYPE_CHAR, "[\"a\",\"bc\"]" },
-    { "mixed", NCZ_TYPE_CHAR, "[1,\"a\"]" },
-    { "nested", NCZ_TYPE_CHAR, "[[1,2],[3]]" },
-    { "none", NCZ_TYPE_CHAR, "null" },
-    { "empty", NCZ_TYPE_CHAR, "" },
+  static const struct { const char *name; NczDataType type; const char *text; } cases[] = {
+    { "big", NCZ_DATA_TYPE_INT64, NULL },
+    { "small", NCZ_DATA_TYPE_INT, NULL },
+    { "flag", NCZ_DATA_TYPE_UBYTE, NULL },
+    { "dict", NCZ_DATA_TYPE_CHAR, "{\"x\": 1}" },
+    { "strs", NCZ_DATA_TYPE_CHAR, "[\"a\",\"bc\"]" },
+    { "mixed", NCZ_DATA_TYPE_CHAR, "[1,\"a\"]" },
+    { "nested", NCZ_DATA_TYPE_CHAR, "[[1,2],[3]]" },
+    { "none", NCZ_DATA_TYPE_CHAR, "null" },
+    { "empty", NCZ_DATA_TYPE_CHAR, "" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -90,7 +90,7 @@ test_bool (void)
   nczt_put_bytes (store, "b/0", c0, 2);   /* chunk 1 missing: the fill (false) */
   ds = open_pure (store);
   v = nczt_var (ds, "b");
-  g_assert_cmpint (ncz_variable_get_value_type (v), ==, NCZ_TYPE_UBYTE);
+  g_assert_cmpint (ncz_variable_get_value_type (v), ==, NCZ_DATA_TYPE_UBYTE);
   g_assert_cmpstr (ncz_variable_get_storage_dtype (v), ==, "|b1");
   nczt_read_all (v, got, 3);
   g_assert_cmpmem (got, 3, "\1\0\0", 3);
@@ -106,9 +106,9 @@ test_bool_half_write (void)
   g_autoptr(GError) error = NULL;
   NczGroup *root = ncz_dataset_get_root_group (ds);
   NczDimension *x = ncz_group_add_dimension (root, "x", 3, FALSE, &error);
-  NczVariable *b = ncz_group_add_variable (root, "b", NCZ_TYPE_UBYTE, 1, &x, &error);
-  NczVariable *h = ncz_group_add_variable (root, "h", NCZ_TYPE_FLOAT, 1, &x, &error);
-  NczVariable *hb = ncz_group_add_variable (root, "hb", NCZ_TYPE_FLOAT, 1, &x, &error);
+  NczVariable *b = ncz_group_add_variable (root, "b", NCZ_DATA_TYPE_UBYTE, 1, &x, &error);
+  NczVariable *h = ncz_group_add_variable (root, "h", NCZ_DATA_TYPE_FLOAT, 1, &x, &error);
+  NczVariable *hb = ncz_group_add_variable (root, "hb", NCZ_DATA_TYPE_FLOAT, 1, &x, &error);
   guint64 start = 0, count = 3;
   const guint8 bools[3] = { 1, 0, 1 }, two[3] = { 0, 2, 0 };
   const float hv[3] = { 1.0f, -2.5f, 65504.0f };
@@ -164,7 +164,7 @@ test_bool_half_write (void)
     g_autoptr(NczDataset) d2 = nczt_create_mem (&s2, "mode=nczarr,file");
     NczGroup *r2 = ncz_dataset_get_root_group (d2);
     NczDimension *x2 = ncz_group_add_dimension (r2, "x", 3, FALSE, &error);
-    NczVariable *b2 = ncz_group_add_variable (r2, "b", NCZ_TYPE_UBYTE, 1, &x2, &error);
+    NczVariable *b2 = ncz_group_add_variable (r2, "b", NCZ_DATA_TYPE_UBYTE, 1, &x2, &error);
     ncz_variable_set_storage_dtype (b2, "|b1");
     g_assert_true (ncz_variable_write (b2, 1, &start, &count, NULL, bools, 3, NULL, &error));
     g_assert_true (ncz_dataset_close (d2, NULL, &error));
@@ -202,7 +202,7 @@ test_half (void)
       nczt_put_bytes (store, "h/0", big ? be : le, 12);
       ds = open_pure (store);
       v = nczt_var (ds, "h");
-      g_assert_cmpint (ncz_variable_get_value_type (v), ==, NCZ_TYPE_FLOAT);
+      g_assert_cmpint (ncz_variable_get_value_type (v), ==, NCZ_DATA_TYPE_FLOAT);
       nczt_read_all (v, got, sizeof got);
       for (guint i = 0; i < 5; i++)
         g_assert_cmpfloat (got[i], ==, want[i]);
@@ -243,7 +243,7 @@ test_vlen_utf8 (void)
   put_gbytes (store, "s/1", b1);   /* chunk 2 missing: "" */
   ds = open_pure (store);
   v = nczt_var (ds, "s");
-  g_assert_cmpint (ncz_variable_get_value_type (v), ==, NCZ_TYPE_STRING);
+  g_assert_cmpint (ncz_variable_get_value_type (v), ==, NCZ_DATA_TYPE_STRING);
   got = nczt_read_strings (v);
   g_assert_cmpstr (got[0], ==, "alpha");
   g_assert_cmpstr (got[1], ==, "h\xc3\xa9llo");
@@ -384,7 +384,7 @@ test_unsupported (void)
         g_assert_cmpint (iv[0], ==, 7);
       }
       v = nczt_var (ds, "bad");
-      if (ncz_variable_get_value_type (v) == NCZ_TYPE_STRING)
+      if (ncz_variable_get_value_type (v) == NCZ_DATA_TYPE_STRING)
         ok = ncz_variable_read (v, 1, &start, &count, NULL, sbuf, sizeof sbuf, NULL, &error);
       else
         ok = ncz_variable_read (v, 1, &start, &count, NULL, buf, sizeof buf, NULL, &error);
@@ -407,7 +407,7 @@ test_too_long_string (void)
   g_autoptr(GError) error = NULL;
   NczGroup *root = ncz_dataset_get_root_group (ds);
   NczDimension *x = ncz_group_add_dimension (root, "x", 2, FALSE, &error);
-  NczVariable *v = ncz_group_add_variable (root, "names", NCZ_TYPE_STRING, 1, &x, &error);
+  NczVariable *v = ncz_group_add_variable (root, "names", NCZ_DATA_TYPE_STRING, 1, &x, &error);
   g_autofree char *long_text = g_strnfill (203, 'L');
   g_autofree char *max_text = g_strnfill (128, 'M');
   const char *values[] = { "short", long_text, NULL };
@@ -434,7 +434,7 @@ test_pure_vlen_write (void)
   g_autoptr(GError) error = NULL;
   NczGroup *root = ncz_dataset_get_root_group (ds);
   NczDimension *x = ncz_group_add_dimension (root, "x", 3, FALSE, &error);
-  NczVariable *v = ncz_group_add_variable (root, "names", NCZ_TYPE_STRING, 1, &x, &error);
+  NczVariable *v = ncz_group_add_variable (root, "names", NCZ_DATA_TYPE_STRING, 1, &x, &error);
   g_autofree char *long_text = g_strnfill (203, 'L');
   const char *values[] = { "short", long_text, "h\xc3\xa9", NULL };
   const char *part[] = { "mid", NULL };

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "nczarr-test-util.h"
-#include "ncz-json-private.h"
+#include <ncz/ncz-json.h>
 #include "ncz-model-private.h"
 
 #define NX 12
@@ -32,7 +32,7 @@ have_codecs (const char *const *ids)
 }
 
 static NczVariable *
-add_var (NczDataset *ds, const char *name, NczType type)
+add_var (NczDataset *ds, const char *name, NczDataType type)
 {
   g_autoptr(GError) error = NULL;
   NczGroup *root = ncz_dataset_get_root_group (ds);
@@ -61,19 +61,19 @@ write_ramp (NczVariable *v)
 {
   g_autoptr(GError) error = NULL;
   guint64 start[2] = { 0, 0 }, count[2] = { NX, NY };
-  NczType t = ncz_variable_get_value_type (v);
-  gsize es = ncz_type_get_size (t);
+  NczDataType t = ncz_variable_get_value_type (v);
+  gsize es = ncz_data_type_get_size (t);
   g_autofree guint8 *buf = g_malloc0 (NX * NY * es);
 
   for (guint i = 0; i < NX * NY; i++)
     {
-      if (t == NCZ_TYPE_INT)
+      if (t == NCZ_DATA_TYPE_INT)
         ((gint32 *) buf)[i] = (gint32) (i * 7 - 100);
-      else if (t == NCZ_TYPE_FLOAT)
+      else if (t == NCZ_DATA_TYPE_FLOAT)
         ((float *) buf)[i] = (float) (i * 0.37 - 3.0);
-      else if (t == NCZ_TYPE_DOUBLE)
+      else if (t == NCZ_DATA_TYPE_DOUBLE)
         ((double *) buf)[i] = i * 1.0001 + 1e-3;
-      else if (t == NCZ_TYPE_SHORT)
+      else if (t == NCZ_DATA_TYPE_SHORT)
         ((gint16 *) buf)[i] = (gint16) (i - 20);
       else
         g_assert_not_reached ();
@@ -85,20 +85,20 @@ write_ramp (NczVariable *v)
 static void
 check_ramp (NczVariable *v)
 {
-  NczType t = ncz_variable_get_value_type (v);
-  gsize es = ncz_type_get_size (t);
+  NczDataType t = ncz_variable_get_value_type (v);
+  gsize es = ncz_data_type_get_size (t);
   g_autofree guint8 *buf = g_malloc0 (NX * NY * es);
 
   nczt_read_all (v, buf, NX * NY * es);
   for (guint i = 0; i < NX * NY; i++)
     {
-      if (t == NCZ_TYPE_INT)
+      if (t == NCZ_DATA_TYPE_INT)
         g_assert_cmpint (((gint32 *) buf)[i], ==, (gint32) (i * 7 - 100));
-      else if (t == NCZ_TYPE_FLOAT)
+      else if (t == NCZ_DATA_TYPE_FLOAT)
         g_assert_cmpfloat (((float *) buf)[i], ==, (float) (i * 0.37 - 3.0));
-      else if (t == NCZ_TYPE_DOUBLE)
+      else if (t == NCZ_DATA_TYPE_DOUBLE)
         g_assert_cmpfloat (((double *) buf)[i], ==, i * 1.0001 + 1e-3);
-      else if (t == NCZ_TYPE_SHORT)
+      else if (t == NCZ_DATA_TYPE_SHORT)
         g_assert_cmpint (((gint16 *) buf)[i], ==, (gint16) (i - 20));
     }
 }
@@ -128,7 +128,7 @@ assert_zarray_codecs (NczMemoryStore *store, const char *var, const char *compre
 static char *
 attr_value (NczAttribute *a)
 {
-  if (ncz_attribute_get_value_type (a) == NCZ_TYPE_CHAR)
+  if (ncz_attribute_get_value_type (a) == NCZ_DATA_TYPE_CHAR)
     {
       gsize n = 0;
       const char *p = ncz_attribute_peek_values (a, &n);
@@ -188,27 +188,27 @@ test_write_read (void)
   if (!have_codecs (needed))
     return;
   ds = nczt_create_mem (&store, "mode=nczarr,file");
-  v = add_var (ds, "vz", NCZ_TYPE_INT);
+  v = add_var (ds, "vz", NCZ_DATA_TYPE_INT);
   g_assert_true (ncz_variable_set_deflate (v, TRUE, TRUE, 5, &error));
-  v = add_var (ds, "vb2", NCZ_TYPE_INT);
+  v = add_var (ds, "vb2", NCZ_DATA_TYPE_INT);
   g_assert_true (ncz_variable_set_bzip2 (v, 9, &error));
-  v = add_var (ds, "vzs", NCZ_TYPE_SHORT);
+  v = add_var (ds, "vzs", NCZ_DATA_TYPE_SHORT);
   g_assert_true (ncz_variable_set_zstandard (v, 3, &error));
-  v = add_var (ds, "vbl", NCZ_TYPE_FLOAT);
+  v = add_var (ds, "vbl", NCZ_DATA_TYPE_FLOAT);
   g_assert_true (ncz_variable_set_blosc (v, "lz4", 5, 0, 1, &error));
-  v = add_var (ds, "vf", NCZ_TYPE_INT);
+  v = add_var (ds, "vf", NCZ_DATA_TYPE_INT);
   g_assert_true (ncz_variable_set_fletcher32 (v, &error));
-  v = add_var (ds, "vm", NCZ_TYPE_DOUBLE);
+  v = add_var (ds, "vm", NCZ_DATA_TYPE_DOUBLE);
   {
     guint nine = 9, two = 2, one = 1;
     g_assert_true (ncz_variable_add_filter (v, 307, &nine, 1, &error));
     g_assert_true (ncz_variable_add_filter (v, 1, &two, 1, &error));
     g_assert_true (ncz_variable_add_filter (v, 32015, &one, 1, &error));
   }
-  v = add_var (ds, "vj", NCZ_TYPE_FLOAT);
+  v = add_var (ds, "vj", NCZ_DATA_TYPE_FLOAT);
   g_assert_true (ncz_variable_add_filter_json (v, "{\"id\": \"blosc\", \"cname\": \"zstd\", "
                                                   "\"clevel\": 5, \"shuffle\": 2}", &error));
-  v = add_var (ds, "vneg", NCZ_TYPE_INT);
+  v = add_var (ds, "vneg", NCZ_DATA_TYPE_INT);
   g_assert_true (ncz_variable_set_zstandard (v, -3, &error));
   g_assert_no_error (error);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -292,7 +292,7 @@ test_stored_is_fixed (void)
   if (!have_codecs (needed))
     return;
   ds = nczt_create_mem (&store, "mode=nczarr,file");
-  v = add_var (ds, "v", NCZ_TYPE_INT);
+  v = add_var (ds, "v", NCZ_DATA_TYPE_INT);
   g_assert_true (ncz_variable_set_zstandard (v, 1, &error));
   write_ramp (v);
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
@@ -308,7 +308,7 @@ test_stored_is_fixed (void)
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
   g_clear_error (&error);
   /* a new variable of the same dataset can have filters */
-  v = add_var (again, "w", NCZ_TYPE_INT);
+  v = add_var (again, "w", NCZ_DATA_TYPE_INT);
   g_assert_true (ncz_variable_set_zstandard (v, 5, &error));
   g_assert_no_error (error);
   write_ramp (v);
@@ -333,8 +333,8 @@ test_quantize_stored (void)
   if (!have_codecs (needed))
     return;
   ds = nczt_create_mem (&store, "mode=nczarr,file");
-  v = add_var (ds, "q", NCZ_TYPE_FLOAT);
-  w = add_var (ds, "g", NCZ_TYPE_DOUBLE);
+  v = add_var (ds, "q", NCZ_DATA_TYPE_FLOAT);
+  w = add_var (ds, "g", NCZ_DATA_TYPE_DOUBLE);
   g_assert_true (ncz_variable_set_quantize (v, NCZ_QUANTIZE_BITROUND, 8, &error));
   g_assert_true (ncz_variable_set_deflate (v, FALSE, TRUE, 1, &error));
   g_assert_true (ncz_variable_set_quantize (w, NCZ_QUANTIZE_GRANULARBR, 3, &error));

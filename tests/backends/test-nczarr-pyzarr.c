@@ -35,7 +35,7 @@ write_store (const char *path, const char *fragment)
   time = ncz_group_add_dimension (root, "time", 4, FALSE, &error);
   lat = ncz_group_add_dimension (root, "lat", 3, FALSE, &error);
   n = ncz_group_add_dimension (root, "n", 3, FALSE, &error);
-  v = ncz_group_add_variable (root, "tas", NCZ_TYPE_FLOAT, 2, (NczDimension *[]) { time, lat }, &error);
+  v = ncz_group_add_variable (root, "tas", NCZ_DATA_TYPE_FLOAT, 2, (NczDimension *[]) { time, lat }, &error);
   g_assert_no_error (error);
   {
     g_autoptr(GBytes) b = g_bytes_new (&ffill, 4);
@@ -44,37 +44,37 @@ write_store (const char *path, const char *fragment)
   for (int i = 0; i < 12; i++)
     tas[i] = i + 1;
   g_assert_true (ncz_variable_write (v, 2, start, count, NULL, tas, sizeof tas, NULL, &error));
-  v = ncz_group_add_variable (root, "scalarv", NCZ_TYPE_INT, 0, NULL, &error);
+  v = ncz_group_add_variable (root, "scalarv", NCZ_DATA_TYPE_INT, 0, NULL, &error);
   g_assert_true (ncz_variable_write (v, 0, NULL, NULL, NULL, &s, 4, NULL, &error));
-  v = ncz_group_add_variable (root, "be", NCZ_TYPE_INT, 1, &n, &error);
+  v = ncz_group_add_variable (root, "be", NCZ_DATA_TYPE_INT, 1, &n, &error);
   g_assert_true (ncz_variable_set_endianness (v, NCZ_ENDIANNESS_BIG, &error));
   g_assert_true (ncz_variable_write (v, 1, start, &three, NULL, be, sizeof be, NULL, &error));
-  v = ncz_group_add_variable (root, "chars", NCZ_TYPE_CHAR, 1, &n, &error);
+  v = ncz_group_add_variable (root, "chars", NCZ_DATA_TYPE_CHAR, 1, &n, &error);
   {
     g_autoptr(GBytes) b = g_bytes_new (&fillc, 1);
     g_assert_true (ncz_variable_set_fill_value (v, b, &error));
   }
   g_assert_true (ncz_variable_write (v, 1, start, &two, NULL, "xy", 2, NULL, &error));
-  v = ncz_group_add_variable (root, "strs", NCZ_TYPE_STRING, 1, &n, &error);
+  v = ncz_group_add_variable (root, "strs", NCZ_DATA_TYPE_STRING, 1, &n, &error);
   {
-    g_autoptr(NczAttribute) a = ncz_attribute_new_values ("_nczarr_maxstrlen", NCZ_TYPE_INT, &five, 1, &error);
+    g_autoptr(NczAttribute) a = ncz_attribute_new_values ("_nczarr_maxstrlen", NCZ_DATA_TYPE_INT, &five, 1, &error);
     g_assert_true (ncz_variable_set_attribute (v, a, &error));
   }
   g_assert_true (ncz_variable_write_strings (v, 1, start, &three, NULL, strs, NULL, &error));
-  v = ncz_group_add_variable (root, "dbl", NCZ_TYPE_DOUBLE, 1, &n, &error);
+  v = ncz_group_add_variable (root, "dbl", NCZ_DATA_TYPE_DOUBLE, 1, &n, &error);
   {
     g_autoptr(GBytes) b = g_bytes_new (&dfill, 8);
     g_assert_true (ncz_variable_set_fill_value (v, b, &error));
   }
   g_assert_true (ncz_variable_write (v, 1, start, &c1, NULL, dv, 8, NULL, &error));
-  v = ncz_group_add_variable (root, "nan", NCZ_TYPE_DOUBLE, 1, &n, &error);
+  v = ncz_group_add_variable (root, "nan", NCZ_DATA_TYPE_DOUBLE, 1, &n, &error);
   {
     g_autoptr(GBytes) b = g_bytes_new (&dnan, 8);
     g_assert_true (ncz_variable_set_fill_value (v, b, &error));
   }
   sub = ncz_group_add_group (root, "sub", &error);
   x = ncz_group_add_dimension (sub, "x", 2, FALSE, &error);
-  v = ncz_group_add_variable (sub, "d", NCZ_TYPE_DOUBLE, 1, &x, &error);
+  v = ncz_group_add_variable (sub, "d", NCZ_DATA_TYPE_DOUBLE, 1, &x, &error);
   g_assert_true (ncz_variable_set_chunk_sizes (v, &c1, 1, &error));
   g_assert_true (ncz_variable_write (v, 1, start, &two, NULL, dv, sizeof dv, NULL, &error));
   g_assert_no_error (error);

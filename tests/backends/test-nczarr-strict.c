@@ -132,63 +132,63 @@ test_bad_fill_attribute (void)
 typedef struct {
   const char *dtype;
   const char *fill;
-  NczType type;
+  NczDataType type;
   double d;          /* expected value (floats, small integers, char) */
   gint64 i;          /* expected value of 64-bit integers */
   gboolean use_i;
 } GoodFill;
 
 static const GoodFill good_fills[] = {
-  { "<i1", "-128", NCZ_TYPE_BYTE, -128 },
-  { "<i1", "127", NCZ_TYPE_BYTE, 127 },
-  { "<u1", "255", NCZ_TYPE_UBYTE, 255 },
-  { "<u1", "0", NCZ_TYPE_UBYTE, 0 },
-  { "<i2", "-32768", NCZ_TYPE_SHORT, -32768 },
-  { "<u2", "65535", NCZ_TYPE_USHORT, 65535 },
-  { "<i4", "-2147483648", NCZ_TYPE_INT, -2147483648.0 },
-  { "<i4", "2147483647", NCZ_TYPE_INT, 2147483647.0 },
-  { ">i4", "-5", NCZ_TYPE_INT, -5 },
-  { "<i4", "7.0", NCZ_TYPE_INT, 7 },     /* an integer written as a float number */
-  { "<u4", "4294967295", NCZ_TYPE_UINT, 4294967295.0 },
-  { "<i8", "-9223372036854775808", NCZ_TYPE_INT64, 0, G_MININT64, TRUE },
-  { "<i8", "9223372036854775807", NCZ_TYPE_INT64, 0, G_MAXINT64, TRUE },
-  { "<u8", "18446744073709551615", NCZ_TYPE_UINT64, 0, -1, TRUE },
-  { "<f4", "3.4028234663852886e+38", NCZ_TYPE_FLOAT, G_MAXFLOAT },
-  { "<f4", "-3.4028234663852886e+38", NCZ_TYPE_FLOAT, -G_MAXFLOAT },
-  { "<f4", "1e-45", NCZ_TYPE_FLOAT, 1e-45f },
-  { "<f4", "\"NaN\"", NCZ_TYPE_FLOAT, NAN },
-  { "<f4", "NaN", NCZ_TYPE_FLOAT, NAN },
-  { "<f4", "\"Infinity\"", NCZ_TYPE_FLOAT, INFINITY },
-  { "<f4", "-Infinity", NCZ_TYPE_FLOAT, -INFINITY },
-  { "<f8", "1.7976931348623157e+308", NCZ_TYPE_DOUBLE, G_MAXDOUBLE },
-  { "<f8", "-1.7976931348623157e+308", NCZ_TYPE_DOUBLE, -G_MAXDOUBLE },
-  { "<f8", "\"-Infinity\"", NCZ_TYPE_DOUBLE, -INFINITY },
-  { "<f8", "\"NaN\"", NCZ_TYPE_DOUBLE, NAN },
-  { "<f8", "-999", NCZ_TYPE_DOUBLE, -999 },
-  { ">S1", "\"\"", NCZ_TYPE_CHAR, 0 },
-  { ">S1", "\"x\"", NCZ_TYPE_CHAR, 'x' },
-  { ">S1", "\"eA==\"", NCZ_TYPE_CHAR, 'x' },   /* base64, as zarr-python writes */
-  { ">S1", "\"AA==\"", NCZ_TYPE_CHAR, 0 },
+  { "<i1", "-128", NCZ_DATA_TYPE_BYTE, -128 },
+  { "<i1", "127", NCZ_DATA_TYPE_BYTE, 127 },
+  { "<u1", "255", NCZ_DATA_TYPE_UBYTE, 255 },
+  { "<u1", "0", NCZ_DATA_TYPE_UBYTE, 0 },
+  { "<i2", "-32768", NCZ_DATA_TYPE_SHORT, -32768 },
+  { "<u2", "65535", NCZ_DATA_TYPE_USHORT, 65535 },
+  { "<i4", "-2147483648", NCZ_DATA_TYPE_INT, -2147483648.0 },
+  { "<i4", "2147483647", NCZ_DATA_TYPE_INT, 2147483647.0 },
+  { ">i4", "-5", NCZ_DATA_TYPE_INT, -5 },
+  { "<i4", "7.0", NCZ_DATA_TYPE_INT, 7 },     /* an integer written as a float number */
+  { "<u4", "4294967295", NCZ_DATA_TYPE_UINT, 4294967295.0 },
+  { "<i8", "-9223372036854775808", NCZ_DATA_TYPE_INT64, 0, G_MININT64, TRUE },
+  { "<i8", "9223372036854775807", NCZ_DATA_TYPE_INT64, 0, G_MAXINT64, TRUE },
+  { "<u8", "18446744073709551615", NCZ_DATA_TYPE_UINT64, 0, -1, TRUE },
+  { "<f4", "3.4028234663852886e+38", NCZ_DATA_TYPE_FLOAT, G_MAXFLOAT },
+  { "<f4", "-3.4028234663852886e+38", NCZ_DATA_TYPE_FLOAT, -G_MAXFLOAT },
+  { "<f4", "1e-45", NCZ_DATA_TYPE_FLOAT, 1e-45f },
+  { "<f4", "\"NaN\"", NCZ_DATA_TYPE_FLOAT, NAN },
+  { "<f4", "NaN", NCZ_DATA_TYPE_FLOAT, NAN },
+  { "<f4", "\"Infinity\"", NCZ_DATA_TYPE_FLOAT, INFINITY },
+  { "<f4", "-Infinity", NCZ_DATA_TYPE_FLOAT, -INFINITY },
+  { "<f8", "1.7976931348623157e+308", NCZ_DATA_TYPE_DOUBLE, G_MAXDOUBLE },
+  { "<f8", "-1.7976931348623157e+308", NCZ_DATA_TYPE_DOUBLE, -G_MAXDOUBLE },
+  { "<f8", "\"-Infinity\"", NCZ_DATA_TYPE_DOUBLE, -INFINITY },
+  { "<f8", "\"NaN\"", NCZ_DATA_TYPE_DOUBLE, NAN },
+  { "<f8", "-999", NCZ_DATA_TYPE_DOUBLE, -999 },
+  { ">S1", "\"\"", NCZ_DATA_TYPE_CHAR, 0 },
+  { ">S1", "\"x\"", NCZ_DATA_TYPE_CHAR, 'x' },
+  { ">S1", "\"eA==\"", NCZ_DATA_TYPE_CHAR, 'x' },   /* base64, as zarr-python writes */
+  { ">S1", "\"AA==\"", NCZ_DATA_TYPE_CHAR, 0 },
 };
 
 static double
-element_as_double (NczType type, const guint8 *p)
+element_as_double (NczDataType type, const guint8 *p)
 {
   switch (type)
     {
-    case NCZ_TYPE_BYTE: return *(const gint8 *) p;
-    case NCZ_TYPE_UBYTE: return *p;
-    case NCZ_TYPE_CHAR: return *p;
-    case NCZ_TYPE_SHORT: { gint16 v; memcpy (&v, p, 2); return v; }
-    case NCZ_TYPE_USHORT: { guint16 v; memcpy (&v, p, 2); return v; }
-    case NCZ_TYPE_INT: { gint32 v; memcpy (&v, p, 4); return v; }
-    case NCZ_TYPE_UINT: { guint32 v; memcpy (&v, p, 4); return v; }
-    case NCZ_TYPE_FLOAT: { float v; memcpy (&v, p, 4); return v; }
-    case NCZ_TYPE_DOUBLE: { double v; memcpy (&v, p, 8); return v; }
-    case NCZ_TYPE_INT64:
-    case NCZ_TYPE_UINT64:
-    case NCZ_TYPE_STRING:
-    case NCZ_TYPE_NONE:
+    case NCZ_DATA_TYPE_BYTE: return *(const gint8 *) p;
+    case NCZ_DATA_TYPE_UBYTE: return *p;
+    case NCZ_DATA_TYPE_CHAR: return *p;
+    case NCZ_DATA_TYPE_SHORT: { gint16 v; memcpy (&v, p, 2); return v; }
+    case NCZ_DATA_TYPE_USHORT: { guint16 v; memcpy (&v, p, 2); return v; }
+    case NCZ_DATA_TYPE_INT: { gint32 v; memcpy (&v, p, 4); return v; }
+    case NCZ_DATA_TYPE_UINT: { guint32 v; memcpy (&v, p, 4); return v; }
+    case NCZ_DATA_TYPE_FLOAT: { float v; memcpy (&v, p, 4); return v; }
+    case NCZ_DATA_TYPE_DOUBLE: { double v; memcpy (&v, p, 8); return v; }
+    case NCZ_DATA_TYPE_INT64:
+    case NCZ_DATA_TYPE_UINT64:
+    case NCZ_DATA_TYPE_STRING:
+    case NCZ_DATA_TYPE_NONE:
     default:
       g_assert_not_reached ();
     }
@@ -217,11 +217,11 @@ test_good_fills (void)
         g_error ("%s %s: %s", c->dtype, c->fill, error->message);
       v = nczt_var (ds, "/v");
       g_assert_cmpint (ncz_variable_get_value_type (v), ==, c->type);
-      nczt_read_all (v, buf, 2 * ncz_type_get_size (c->type));
+      nczt_read_all (v, buf, 2 * ncz_data_type_get_size (c->type));
       if (c->use_i)
         {
           gint64 got;
-          memcpy (&got, buf + ncz_type_get_size (c->type), 8);
+          memcpy (&got, buf + ncz_data_type_get_size (c->type), 8);
           g_assert_cmpint (got, ==, c->i);
         }
       else if (isnan (c->d))
@@ -435,27 +435,27 @@ test_good_types (void)
   t = nczt_attr_text (ncz_variable_get_attribute (v, "c_list"));
   g_assert_cmpstr (t, ==, "[1,2,3]");
   a = ncz_variable_get_attribute (v, "f");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_FLOAT);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_FLOAT);
   g_assert_true (isnan (ncz_attribute_get_double (a, 0)));
   a = ncz_variable_get_attribute (v, "d");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_DOUBLE);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_DOUBLE);
   g_assert_true (isinf (ncz_attribute_get_double (a, 1)));
   g_assert_cmpfloat (ncz_attribute_get_double (a, 2), ==, -2.5);
   a = ncz_variable_get_attribute (v, "s");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_STRING);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_STRING);
   g_assert_cmpuint (ncz_attribute_get_length (a), ==, 2);
   a = ncz_variable_get_attribute (v, "u8");
   g_assert_cmpuint (ncz_attribute_get_uint64 (a, 0), ==, G_MAXUINT64);
   a = ncz_variable_get_attribute (v, "i1");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_BYTE);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_BYTE);
   g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, -128);
   a = ncz_variable_get_attribute (v, "j");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_CHAR);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_CHAR);
   a = ncz_variable_get_attribute (v, "e");
   g_assert_nonnull (a);
   g_assert_cmpuint (ncz_attribute_get_length (a), ==, 0);
   a = ncz_variable_get_attribute (v, "v1");   /* NCZarr V1 code 4: int */
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_INT);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_INT);
   g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 7);
 }
 
@@ -474,7 +474,7 @@ test_pure_ignores_bad_types_map (void)
   ds = nczt_open_mem (store, "mode=zarr,file", NCZ_OPEN_READ, &error);
   g_assert_no_error (error);
   a = ncz_group_get_attribute (ncz_dataset_get_root_group (ds), "n");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_INT);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_INT);
   g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 5);
   g_clear_object (&ds);
 

@@ -25,9 +25,9 @@ make_unlimited (NczMemoryStore **store, const char *fragment)
   NczGroup *g = ncz_group_add_group (root, "g", &error);
   NczDimension *u = ncz_group_add_dimension (g, "u", 4, TRUE, &error);
 
-  ncz_group_add_variable (root, "v", NCZ_TYPE_INT, 2, (NczDimension *[]) { t, x }, &error);
+  ncz_group_add_variable (root, "v", NCZ_DATA_TYPE_INT, 2, (NczDimension *[]) { t, x }, &error);
   g_assert_no_error (error);
-  ncz_group_add_variable (g, "w", NCZ_TYPE_SHORT, 2, (NczDimension *[]) { u, t }, &error);
+  ncz_group_add_variable (g, "w", NCZ_DATA_TYPE_SHORT, 2, (NczDimension *[]) { u, t }, &error);
   g_assert_no_error (error);
   return ds;
 }
@@ -156,7 +156,7 @@ test_pure_fill_value_read (void)
   g_assert_no_error (error);
   a = ncz_variable_get_attribute (nczt_var (ds, "i"), "_FillValue");
   g_assert_nonnull (a);
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_SHORT);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_SHORT);
   g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, -9999);
   a = ncz_variable_get_attribute (nczt_var (ds, "f"), "_FillValue");
   g_assert_nonnull (a);
@@ -180,7 +180,7 @@ test_pure_fill_value_write (void)
       g_autoptr(GError) error = NULL;
       NczGroup *root = ncz_dataset_get_root_group (ds);
       NczDimension *x = ncz_group_add_dimension (root, "x", 3, FALSE, &error);
-      NczVariable *v = ncz_group_add_variable (root, "i", NCZ_TYPE_SHORT, 1, &x, &error);
+      NczVariable *v = ncz_group_add_variable (root, "i", NCZ_DATA_TYPE_SHORT, 1, &x, &error);
       gint16 fill = -9999;
       g_autoptr(GBytes) b = g_bytes_new (&fill, sizeof fill);
       g_autofree char *zarray = NULL;
@@ -223,8 +223,8 @@ test_array_dimensions_in_groups (void)
       g_autofree char *w = NULL;
       g_autofree char *z = NULL;
 
-      ncz_group_add_variable (g, "w", NCZ_TYPE_INT, 2, (NczDimension *[]) { t, m }, &error);
-      ncz_group_add_variable (h, "z", NCZ_TYPE_INT, 1, &m, &error);
+      ncz_group_add_variable (g, "w", NCZ_DATA_TYPE_INT, 2, (NczDimension *[]) { t, m }, &error);
+      ncz_group_add_variable (h, "z", NCZ_DATA_TYPE_INT, 1, &m, &error);
       g_assert_no_error (error);
       g_assert_true (ncz_dataset_close (ds, NULL, &error));
       g_assert_no_error (error);
@@ -266,7 +266,7 @@ test_consolidated_write (void)
       g_autofree char *zm = NULL;
       g_autofree char *zarray = NULL;
 
-      ncz_group_add_variable (g, "v", NCZ_TYPE_INT, 1, &x, &error);
+      ncz_group_add_variable (g, "v", NCZ_DATA_TYPE_INT, 1, &x, &error);
       g_assert_no_error (error);
       g_assert_true (ncz_dataset_close (ds, NULL, &error));
       g_assert_no_error (error);

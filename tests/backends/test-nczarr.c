@@ -37,16 +37,16 @@ build_small (NczDataset *ds)
   time = ncz_group_add_dimension (root, "time", 4, FALSE, &error);
   lat = ncz_group_add_dimension (root, "lat", 3, FALSE, &error);
   g_assert_no_error (error);
-  tas = ncz_group_add_variable (root, "tas", NCZ_TYPE_FLOAT, 2,
+  tas = ncz_group_add_variable (root, "tas", NCZ_DATA_TYPE_FLOAT, 2,
                                 (NczDimension *[]) { time, lat }, &error);
   g_assert_no_error (error);
   g_assert_true (ncz_variable_set_attribute (tas, units, &error));
   g_assert_true (ncz_variable_set_fill_value (tas, fillb, &error));
-  scalarv = ncz_group_add_variable (root, "scalarv", NCZ_TYPE_INT, 0, NULL, &error);
+  scalarv = ncz_group_add_variable (root, "scalarv", NCZ_DATA_TYPE_INT, 0, NULL, &error);
   g_assert_no_error (error);
   sub = ncz_group_add_group (root, "sub", &error);
   x = ncz_group_add_dimension (sub, "x", 2, FALSE, &error);
-  d = ncz_group_add_variable (sub, "d", NCZ_TYPE_DOUBLE, 1, &x, &error);
+  d = ncz_group_add_variable (sub, "d", NCZ_DATA_TYPE_DOUBLE, 1, &x, &error);
   g_assert_no_error (error);
   g_assert_true (ncz_variable_set_chunk_sizes (d, &c1, 1, &error));
 
@@ -100,7 +100,7 @@ check_small (NczMemoryStore *store, const char *fragment, gboolean pure)
   g_assert_cmpuint (ncz_dimension_get_length (nczt_dim (ds, "/lat")), ==, 3);
 
   tas = nczt_var (ds, "/tas");
-  g_assert_cmpint (ncz_variable_get_value_type (tas), ==, NCZ_TYPE_FLOAT);
+  g_assert_cmpint (ncz_variable_get_value_type (tas), ==, NCZ_DATA_TYPE_FLOAT);
   g_assert_true (ncz_variable_get_dimension (tas, 0) == nczt_dim (ds, "/time"));
   units = nczt_attr_text (ncz_variable_get_attribute (tas, "units"));
   g_assert_cmpstr (units, ==, "K");
@@ -239,7 +239,7 @@ test_layout_keys_upper (void)
   g_autoptr(GError) error = NULL;
   NczGroup *root = ncz_dataset_get_root_group (ds);
   NczDimension *x = ncz_group_add_dimension (root, "x", 2, FALSE, &error);
-  NczVariable *c = ncz_group_add_variable (root, "c", NCZ_TYPE_CHAR, 1, &x, &error);
+  NczVariable *c = ncz_group_add_variable (root, "c", NCZ_DATA_TYPE_CHAR, 1, &x, &error);
   g_autoptr(NczAttribute) a = ncz_attribute_new_text ("units", "m", -1);
   guint64 start = 0, count = 2;
 
@@ -263,7 +263,7 @@ test_layout_keys_upper (void)
     g_autoptr(NczDataset) back = nczt_open_mem (store, "mode=nczarr,file", NCZ_OPEN_READ, &error);
     char got[2];
     g_assert_no_error (error);
-    g_assert_cmpint (ncz_variable_get_value_type (nczt_var (back, "c")), ==, NCZ_TYPE_CHAR);
+    g_assert_cmpint (ncz_variable_get_value_type (nczt_var (back, "c")), ==, NCZ_DATA_TYPE_CHAR);
     nczt_read_all (nczt_var (back, "c"), got, 2);
     g_assert_cmpmem (got, 2, "ab", 2);
   }
@@ -333,32 +333,32 @@ test_types_roundtrip (void)
       g_autoptr(GError) error = NULL;
       NczGroup *root = ncz_dataset_get_root_group (ds);
       NczDimension *n = ncz_group_add_dimension (root, "n", 3, FALSE, &error);
-      NczType types[] = { NCZ_TYPE_BYTE, NCZ_TYPE_UBYTE, NCZ_TYPE_SHORT, NCZ_TYPE_USHORT,
-                          NCZ_TYPE_INT, NCZ_TYPE_UINT, NCZ_TYPE_INT64, NCZ_TYPE_UINT64,
-                          NCZ_TYPE_FLOAT, NCZ_TYPE_DOUBLE };
+      NczDataType types[] = { NCZ_DATA_TYPE_BYTE, NCZ_DATA_TYPE_UBYTE, NCZ_DATA_TYPE_SHORT, NCZ_DATA_TYPE_USHORT,
+                          NCZ_DATA_TYPE_INT, NCZ_DATA_TYPE_UINT, NCZ_DATA_TYPE_INT64, NCZ_DATA_TYPE_UINT64,
+                          NCZ_DATA_TYPE_FLOAT, NCZ_DATA_TYPE_DOUBLE };
       guint64 start = 0, count = 3;
       gboolean pure = g_str_has_prefix (fragments[f], "mode=zarr");
 
       for (guint t = 0; t < G_N_ELEMENTS (types); t++)
         for (int big = 0; big < 2; big++)
           {
-            g_autofree char *name = g_strdup_printf ("v_%s_%s", ncz_type_get_name (types[t]),
+            g_autofree char *name = g_strdup_printf ("v_%s_%s", ncz_data_type_get_name (types[t]),
                                                      big ? "be" : "le");
             NczVariable *v = ncz_group_add_variable (root, name, types[t], 1, &n, &error);
             guint8 buf[24];
-            gsize ts = ncz_type_get_size (types[t]);
+            gsize ts = ncz_data_type_get_size (types[t]);
             g_assert_no_error (error);
             if (big)
               g_assert_true (ncz_variable_set_endianness (v, NCZ_ENDIANNESS_BIG, &error));
             for (guint i = 0; i < 3; i++)
               for (gsize b = 0; b < ts; b++)
                 buf[i * ts + b] = (guint8) (i * 16 + b + 1);
-            if (types[t] == NCZ_TYPE_FLOAT)
+            if (types[t] == NCZ_DATA_TYPE_FLOAT)
               {
                 float fv[3] = { 1.5f, -2.25f, 1e30f };
                 memcpy (buf, fv, sizeof fv);
               }
-            if (types[t] == NCZ_TYPE_DOUBLE)
+            if (types[t] == NCZ_DATA_TYPE_DOUBLE)
               {
                 double dv[3] = { 0.1, -1e300, 3.0 };
                 memcpy (buf, dv, sizeof dv);
@@ -367,13 +367,13 @@ test_types_roundtrip (void)
             g_assert_no_error (error);
           }
       {
-        NczVariable *c = ncz_group_add_variable (root, "chars", NCZ_TYPE_CHAR, 1, &n, &error);
-        NczVariable *s = ncz_group_add_variable (root, "strs", NCZ_TYPE_STRING, 1, &n, &error);
+        NczVariable *c = ncz_group_add_variable (root, "chars", NCZ_DATA_TYPE_CHAR, 1, &n, &error);
+        NczVariable *s = ncz_group_add_variable (root, "strs", NCZ_DATA_TYPE_STRING, 1, &n, &error);
         const char *sv[] = { "a", "bb", "a str", NULL };
         g_autoptr(NczAttribute) w = NULL;
         gint32 five = 5;
         g_assert_no_error (error);
-        w = ncz_attribute_new_values ("_nczarr_maxstrlen", NCZ_TYPE_INT, &five, 1, &error);
+        w = ncz_attribute_new_values ("_nczarr_maxstrlen", NCZ_DATA_TYPE_INT, &five, 1, &error);
         g_assert_true (ncz_variable_set_attribute (s, w, &error));
         g_assert_true (ncz_variable_write (c, 1, &start, &count, NULL, "xyz", 3, NULL, &error));
         g_assert_true (ncz_variable_write_strings (s, 1, &start, &count, NULL, sv, NULL, &error));
@@ -412,10 +412,10 @@ test_types_roundtrip (void)
       for (guint t = 0; t < G_N_ELEMENTS (types); t++)
         for (int big = 0; big < 2; big++)
           {
-            g_autofree char *name = g_strdup_printf ("v_%s_%s", ncz_type_get_name (types[t]),
+            g_autofree char *name = g_strdup_printf ("v_%s_%s", ncz_data_type_get_name (types[t]),
                                                      big ? "be" : "le");
             NczVariable *v = nczt_var (back, name);
-            gsize ts = ncz_type_get_size (types[t]);
+            gsize ts = ncz_data_type_get_size (types[t]);
             guint8 buf[24], expect[24];
             g_assert_cmpint (ncz_variable_get_value_type (v), ==, types[t]);
             if (big && ts > 1)
@@ -423,12 +423,12 @@ test_types_roundtrip (void)
             for (guint i = 0; i < 3; i++)
               for (gsize b = 0; b < ts; b++)
                 expect[i * ts + b] = (guint8) (i * 16 + b + 1);
-            if (types[t] == NCZ_TYPE_FLOAT)
+            if (types[t] == NCZ_DATA_TYPE_FLOAT)
               {
                 float fv[3] = { 1.5f, -2.25f, 1e30f };
                 memcpy (expect, fv, sizeof fv);
               }
-            if (types[t] == NCZ_TYPE_DOUBLE)
+            if (types[t] == NCZ_DATA_TYPE_DOUBLE)
               {
                 double dv[3] = { 0.1, -1e300, 3.0 };
                 memcpy (expect, dv, sizeof dv);
@@ -440,7 +440,7 @@ test_types_roundtrip (void)
         NczVariable *c = nczt_var (back, "chars");
         NczVariable *s = nczt_var (back, "strs");
         g_auto(GStrv) got = nczt_read_strings (s);
-        g_assert_cmpint (ncz_variable_get_value_type (s), ==, NCZ_TYPE_STRING);
+        g_assert_cmpint (ncz_variable_get_value_type (s), ==, NCZ_DATA_TYPE_STRING);
         if (!pure)
           g_assert_cmpuint (ncz_variable_get_max_string_length (s), ==, 5);
         g_assert_cmpstr (got[0], ==, "a");
@@ -448,11 +448,11 @@ test_types_roundtrip (void)
         g_assert_cmpstr (got[2], ==, "a str");
         if (pure)
           /* plain Zarr has no char type: ">S1" is a string of width 1 */
-          g_assert_cmpint (ncz_variable_get_value_type (c), ==, NCZ_TYPE_STRING);
+          g_assert_cmpint (ncz_variable_get_value_type (c), ==, NCZ_DATA_TYPE_STRING);
         else
           {
             char cb[3];
-            g_assert_cmpint (ncz_variable_get_value_type (c), ==, NCZ_TYPE_CHAR);
+            g_assert_cmpint (ncz_variable_get_value_type (c), ==, NCZ_DATA_TYPE_CHAR);
             nczt_read_all (c, cb, 3);
             g_assert_cmpmem (cb, 3, "xyz", 3);
           }
@@ -499,16 +499,16 @@ test_attributes_roundtrip (void)
 #define SETA(a) G_STMT_START { g_autoptr(NczAttribute) _a = (a); g_assert_nonnull (_a); \
         g_assert_true (ncz_group_set_attribute (root, _a, &error)); g_assert_no_error (error); } G_STMT_END
 
-      SETA (ncz_attribute_new_values ("a_byte", NCZ_TYPE_BYTE, b, 2, &error));
-      SETA (ncz_attribute_new_values ("a_ubyte", NCZ_TYPE_UBYTE, &ub, 1, &error));
-      SETA (ncz_attribute_new_values ("a_short", NCZ_TYPE_SHORT, &sh, 1, &error));
-      SETA (ncz_attribute_new_values ("a_ushort", NCZ_TYPE_USHORT, &us, 1, &error));
-      SETA (ncz_attribute_new_values ("a_int", NCZ_TYPE_INT, in, 2, &error));
-      SETA (ncz_attribute_new_values ("a_uint", NCZ_TYPE_UINT, &ui, 1, &error));
-      SETA (ncz_attribute_new_values ("a_int64", NCZ_TYPE_INT64, &i64, 1, &error));
-      SETA (ncz_attribute_new_values ("a_uint64", NCZ_TYPE_UINT64, &u64, 1, &error));
-      SETA (ncz_attribute_new_values ("a_float", NCZ_TYPE_FLOAT, fl, 3, &error));
-      SETA (ncz_attribute_new_values ("a_double", NCZ_TYPE_DOUBLE, db, 3, &error));
+      SETA (ncz_attribute_new_values ("a_byte", NCZ_DATA_TYPE_BYTE, b, 2, &error));
+      SETA (ncz_attribute_new_values ("a_ubyte", NCZ_DATA_TYPE_UBYTE, &ub, 1, &error));
+      SETA (ncz_attribute_new_values ("a_short", NCZ_DATA_TYPE_SHORT, &sh, 1, &error));
+      SETA (ncz_attribute_new_values ("a_ushort", NCZ_DATA_TYPE_USHORT, &us, 1, &error));
+      SETA (ncz_attribute_new_values ("a_int", NCZ_DATA_TYPE_INT, in, 2, &error));
+      SETA (ncz_attribute_new_values ("a_uint", NCZ_DATA_TYPE_UINT, &ui, 1, &error));
+      SETA (ncz_attribute_new_values ("a_int64", NCZ_DATA_TYPE_INT64, &i64, 1, &error));
+      SETA (ncz_attribute_new_values ("a_uint64", NCZ_DATA_TYPE_UINT64, &u64, 1, &error));
+      SETA (ncz_attribute_new_values ("a_float", NCZ_DATA_TYPE_FLOAT, fl, 3, &error));
+      SETA (ncz_attribute_new_values ("a_double", NCZ_DATA_TYPE_DOUBLE, db, 3, &error));
       SETA (ncz_attribute_new_strings ("a_strings", strs, 2));
       SETA (ncz_attribute_new_strings ("a_string1", strs, 1));
       SETA (ncz_attribute_new_text ("a_nul", "\0", 1));
@@ -546,22 +546,22 @@ test_attributes_roundtrip (void)
       {
         NczAttribute *a;
         a = ncz_group_get_attribute (root, "a_byte");
-        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_BYTE);
+        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_BYTE);
         g_assert_cmpint (ncz_attribute_get_int64 (a, 1), ==, -2);
         a = ncz_group_get_attribute (root, "a_ubyte");
-        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_UBYTE);
+        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_UBYTE);
         a = ncz_group_get_attribute (root, "a_ushort");
-        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_USHORT);
+        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_USHORT);
         g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 65535);
         a = ncz_group_get_attribute (root, "a_uint");
-        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_UINT);
+        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_UINT);
         a = ncz_group_get_attribute (root, "a_int64");
         g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, i64);
         a = ncz_group_get_attribute (root, "a_uint64");
-        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_UINT64);
+        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_UINT64);
         g_assert_cmpuint (ncz_attribute_get_uint64 (a, 0), ==, u64);
         a = ncz_group_get_attribute (root, "a_float");
-        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_FLOAT);
+        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_FLOAT);
         g_assert_cmpfloat (ncz_attribute_get_double (a, 0), ==, 1.5);
         g_assert_true (isnan (ncz_attribute_get_double (a, 1)));
         g_assert_cmpfloat (ncz_attribute_get_double (a, 2), ==, (double) 0.1f);
@@ -569,14 +569,14 @@ test_attributes_roundtrip (void)
         g_assert_cmpfloat (ncz_attribute_get_double (a, 0), ==, 3.14159265358979);
         g_assert_true (isinf (ncz_attribute_get_double (a, 2)) && ncz_attribute_get_double (a, 2) < 0);
         a = ncz_group_get_attribute (root, "a_strings");
-        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_STRING);
+        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_STRING);
         g_assert_cmpuint (ncz_attribute_get_length (a), ==, 2);
         g_assert_cmpstr (ncz_attribute_get_strings (a)[1], ==, "def");
         a = ncz_group_get_attribute (root, "a_string1");
-        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_STRING);
+        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_STRING);
         g_assert_cmpuint (ncz_attribute_get_length (a), ==, 1);
         a = ncz_group_get_attribute (root, "a_nul");
-        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_CHAR);
+        g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_CHAR);
         g_assert_cmpuint (ncz_attribute_get_length (a), ==, 1);
         for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
           {
@@ -676,11 +676,11 @@ test_fill_values (void)
   g_autoptr(GError) error = NULL;
   NczGroup *root = ncz_dataset_get_root_group (ds);
   NczDimension *x = ncz_group_add_dimension (root, "x", 2, FALSE, &error);
-  NczVariable *nan = ncz_group_add_variable (root, "nan", NCZ_TYPE_DOUBLE, 1, &x, &error);
-  NczVariable *prec = ncz_group_add_variable (root, "prec", NCZ_TYPE_DOUBLE, 1, &x, &error);
-  NczVariable *nofill = ncz_group_add_variable (root, "nofill", NCZ_TYPE_INT, 1, &x, &error);
-  NczVariable *big = ncz_group_add_variable (root, "big", NCZ_TYPE_UINT64, 1, &x, &error);
-  NczVariable *ch = ncz_group_add_variable (root, "ch", NCZ_TYPE_CHAR, 1, &x, &error);
+  NczVariable *nan = ncz_group_add_variable (root, "nan", NCZ_DATA_TYPE_DOUBLE, 1, &x, &error);
+  NczVariable *prec = ncz_group_add_variable (root, "prec", NCZ_DATA_TYPE_DOUBLE, 1, &x, &error);
+  NczVariable *nofill = ncz_group_add_variable (root, "nofill", NCZ_DATA_TYPE_INT, 1, &x, &error);
+  NczVariable *big = ncz_group_add_variable (root, "big", NCZ_DATA_TYPE_UINT64, 1, &x, &error);
+  NczVariable *ch = ncz_group_add_variable (root, "ch", NCZ_DATA_TYPE_CHAR, 1, &x, &error);
   double dn = NAN, dp = 1.23456789012;
   guint64 u = G_MAXUINT64 - 1;
   char c = 'x';
@@ -869,7 +869,7 @@ test_unlimited (void)
       NczDimension *x = ncz_group_add_dimension (root, "x", 3, FALSE, &error);
       g_autofree char *text = NULL;
 
-      ncz_group_add_variable (root, "v", NCZ_TYPE_INT, 2, (NczDimension *[]) { t, x }, &error);
+      ncz_group_add_variable (root, "v", NCZ_DATA_TYPE_INT, 2, (NczDimension *[]) { t, x }, &error);
       g_assert_no_error (error);
       g_assert_true (ncz_dataset_close (ds, NULL, &error));
       g_assert_no_error (error);
@@ -970,11 +970,11 @@ test_v1_numeric_types (void)
   ds = nczt_open_mem (store, "mode=nczarr,file", NCZ_OPEN_READ, &error);
   g_assert_no_error (error);
   a = ncz_group_get_attribute (ncz_dataset_get_root_group (ds), "n");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_SHORT);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_SHORT);
   a = ncz_group_get_attribute (ncz_dataset_get_root_group (ds), "t");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_CHAR);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_CHAR);
   a = ncz_variable_get_attribute (nczt_var (ds, "v"), "u");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_UINT64);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_UINT64);
   g_assert_true (ncz_variable_get_dimension (nczt_var (ds, "v"), 0) == nczt_dim (ds, "lat"));
   g_assert_true (ncz_variable_get_no_fill (nczt_var (ds, "v")));
 }
@@ -1209,22 +1209,22 @@ test_pure_attribute_inference (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(NczDataset) ds = NULL;
   NczGroup *root;
-  static const struct { const char *name; NczType type; const char *text; } expect[] = {
-    { "small", NCZ_TYPE_INT, NULL },
-    { "big", NCZ_TYPE_INT64, NULL },
-    { "uint", NCZ_TYPE_UINT, NULL },
-    { "u64", NCZ_TYPE_UINT64, NULL },
-    { "real", NCZ_TYPE_DOUBLE, NULL },
-    { "mixednum", NCZ_TYPE_DOUBLE, NULL },
-    { "flag", NCZ_TYPE_UBYTE, NULL },
-    { "nan", NCZ_TYPE_DOUBLE, NULL },
-    { "str", NCZ_TYPE_CHAR, "abc" },
-    { "dict", NCZ_TYPE_CHAR, "{\"x\": 1}" },
-    { "strs", NCZ_TYPE_CHAR, "[\"a\",\"bc\"]" },
-    { "mixed", NCZ_TYPE_CHAR, "[1,\"a\"]" },
-    { "nested", NCZ_TYPE_CHAR, "[[1,2],[3]]" },
-    { "none", NCZ_TYPE_CHAR, "null" },
-    { "empty", NCZ_TYPE_CHAR, "" },
+  static const struct { const char *name; NczDataType type; const char *text; } expect[] = {
+    { "small", NCZ_DATA_TYPE_INT, NULL },
+    { "big", NCZ_DATA_TYPE_INT64, NULL },
+    { "uint", NCZ_DATA_TYPE_UINT, NULL },
+    { "u64", NCZ_DATA_TYPE_UINT64, NULL },
+    { "real", NCZ_DATA_TYPE_DOUBLE, NULL },
+    { "mixednum", NCZ_DATA_TYPE_DOUBLE, NULL },
+    { "flag", NCZ_DATA_TYPE_UBYTE, NULL },
+    { "nan", NCZ_DATA_TYPE_DOUBLE, NULL },
+    { "str", NCZ_DATA_TYPE_CHAR, "abc" },
+    { "dict", NCZ_DATA_TYPE_CHAR, "{\"x\": 1}" },
+    { "strs", NCZ_DATA_TYPE_CHAR, "[\"a\",\"bc\"]" },
+    { "mixed", NCZ_DATA_TYPE_CHAR, "[1,\"a\"]" },
+    { "nested", NCZ_DATA_TYPE_CHAR, "[[1,2],[3]]" },
+    { "none", NCZ_DATA_TYPE_CHAR, "null" },
+    { "empty", NCZ_DATA_TYPE_CHAR, "" },
   };
 
   nczt_put (store, ".zgroup", "{\"zarr_format\": 2}");
@@ -1264,7 +1264,7 @@ make_file_dataset (const char *url, const char *var_name, gint32 value)
   g_assert_no_error (error);
   NczGroup *root = ncz_dataset_get_root_group (ds);
   NczDimension *x = ncz_group_add_dimension (root, "x", 4, FALSE, &error);
-  NczVariable *v = ncz_group_add_variable (root, var_name, NCZ_TYPE_INT, 1, &x, &error);
+  NczVariable *v = ncz_group_add_variable (root, var_name, NCZ_DATA_TYPE_INT, 1, &x, &error);
   g_assert_no_error (error);
   gint32 vals[4] = { value, value, value, value };
   guint64 start = 0, count = 4;

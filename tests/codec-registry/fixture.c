@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ncz-filter-abi-private.h"
+#include <ncz/ncz-filter-abi.h>
 
 #define FX_EXPORT __attribute__((visibility ("default")))
 

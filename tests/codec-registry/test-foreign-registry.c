@@ -16,7 +16,7 @@
 #include <glib/gstdio.h>
 #include <ncz/ncz.h>
 
-#include "ncz-json-private.h"
+#include <ncz/ncz-json.h>
 
 /* ---- a codec for provider tests ---- */
 
@@ -545,7 +545,7 @@ lzf_write_and_read (const char *store)
   g_assert_no_error (error);
   x = ncz_group_add_dimension (ncz_dataset_get_root_group (ds), "x", LZF_N, FALSE, &error);
   g_assert_no_error (error);
-  v = ncz_group_add_variable (ncz_dataset_get_root_group (ds), "v", NCZ_TYPE_INT, 1, &x, &error);
+  v = ncz_group_add_variable (ncz_dataset_get_root_group (ds), "v", NCZ_DATA_TYPE_INT, 1, &x, &error);
   g_assert_no_error (error);
   g_assert_true (ncz_variable_set_chunk_sizes (v, &chunk, 1, &error));
   g_assert_true (ncz_variable_add_filter (v, 32000, NULL, 0, &error));
@@ -623,7 +623,7 @@ lzf_without_codec (const char *store)
   ds = ncz_dataset_create (other, NCZ_CREATE_DEFAULT, NULL, &error);
   g_assert_no_error (error);
   x = ncz_group_add_dimension (ncz_dataset_get_root_group (ds), "x", LZF_N, FALSE, &error);
-  v = ncz_group_add_variable (ncz_dataset_get_root_group (ds), "v", NCZ_TYPE_INT, 1, &x, &error);
+  v = ncz_group_add_variable (ncz_dataset_get_root_group (ds), "v", NCZ_DATA_TYPE_INT, 1, &x, &error);
   g_assert_no_error (error);
   g_assert_false (ncz_variable_add_filter (v, 32000, NULL, 0, &error));
   g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_NOT_AVAILABLE);

@@ -62,7 +62,7 @@ test_assert_params (GArray *a, gsize n, const guint *expected)
 
 /* Variable information for modify. */
 static inline NczCodecVarInfo
-test_var_info (NczType type, gsize type_size, gboolean big_endian, guint rank, ...)
+test_var_info (NczDataType type, gsize type_size, gboolean big_endian, guint rank, ...)
 {
   NczCodecVarInfo info;
   va_list ap;

@@ -23,18 +23,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ncz/ncz.h>
-#include "ncz-json-private.h"
+#include <ncz/ncz-json.h>
 
-static NczType
+static NczDataType
 type_for_size (guint64 size)
 {
   switch (size)
     {
-    case 1: return NCZ_TYPE_UBYTE;
-    case 2: return NCZ_TYPE_USHORT;
-    case 4: return NCZ_TYPE_UINT;
-    case 8: return NCZ_TYPE_UINT64;
-    default: return NCZ_TYPE_NONE;
+    case 1: return NCZ_DATA_TYPE_UBYTE;
+    case 2: return NCZ_DATA_TYPE_USHORT;
+    case 4: return NCZ_DATA_TYPE_UINT;
+    case 8: return NCZ_DATA_TYPE_UINT64;
+    default: return NCZ_DATA_TYPE_NONE;
     }
 }
 
@@ -93,7 +93,7 @@ working_from_json (const char *json_text, guint64 esize, const char *shape, NczC
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "no codec id");
       return FALSE;
     }
-  if (type_for_size (esize) == NCZ_TYPE_NONE || rank == 0 || rank > G_N_ELEMENTS (dims))
+  if (type_for_size (esize) == NCZ_DATA_TYPE_NONE || rank == 0 || rank > G_N_ELEMENTS (dims))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "bad element size or shape");
       return FALSE;

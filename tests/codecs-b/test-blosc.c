@@ -139,15 +139,15 @@ static void
 test_modify (void)
 {
   g_autoptr (GError) error = NULL;
-  NczCodecVarInfo info = test_var_info (NCZ_TYPE_FLOAT, 4, FALSE, 2, (guint64) 10, (guint64) 20);
+  NczCodecVarInfo info = test_var_info (NCZ_DATA_TYPE_FLOAT, 4, FALSE, 2, (guint64) 10, (guint64) 20);
   g_autoptr (GArray) v = test_params (7, 0u, 0u, 0u, 0u, 5u, 1u, 1u);
   g_autoptr (GArray) w = test_working (desc, &info, v, &error);
   const guint expected[] = { 2, BLOSC_VERSION_FORMAT, 4, 800, 5, 1, 1 };
   g_autoptr (GArray) v2 = test_params (7, 0u, 0u, 0u, 8192u, 9u, 2u, 5u);
   g_autoptr (GArray) w2 = NULL;
   const guint expected2[] = { 2, BLOSC_VERSION_FORMAT, 8, 8 * 7, 9, 2, 5, 8192 };
-  NczCodecVarInfo scalar = test_var_info (NCZ_TYPE_DOUBLE, 8, FALSE, 0);
-  NczCodecVarInfo info2 = test_var_info (NCZ_TYPE_INT64, 8, TRUE, 1, (guint64) 7);
+  NczCodecVarInfo scalar = test_var_info (NCZ_DATA_TYPE_DOUBLE, 8, FALSE, 0);
+  NczCodecVarInfo info2 = test_var_info (NCZ_DATA_TYPE_INT64, 8, TRUE, 1, (guint64) 7);
   g_autoptr (GArray) w3 = NULL;
   const guint expected3[] = { 2, BLOSC_VERSION_FORMAT, 8, 8, 5, 1, 1 };
 
@@ -210,7 +210,7 @@ test_roundtrip_all (void)
                 "\"blocksize\": %u}", (const char *) g_ptr_array_index (names, c),
                 (guint) ((c + s + k) % 10), shuffles[s], k == 3 ? 256u : 0u);
             g_autoptr (GArray) v = test_visible_from_json (desc, json, &error);
-            NczCodecVarInfo info = test_var_info (NCZ_TYPE_NONE, sizes[t], FALSE, 1,
+            NczCodecVarInfo info = test_var_info (NCZ_DATA_TYPE_NONE, sizes[t], FALSE, 1,
                                                   (guint64) counts[k]);
             g_autoptr (GArray) w = NULL;
             g_autoptr (GBytes) data = test_data (counts[k], sizes[t], (guint) (k + c) % 3, c * 100 + s);
@@ -239,7 +239,7 @@ test_autoshuffle (void)
     {
       g_autoptr (GError) error = NULL;
       g_autoptr (GArray) v = test_params (7, 0u, 0u, 0u, 0u, 5u, G_MAXUINT, 1u);
-      NczCodecVarInfo info = test_var_info (NCZ_TYPE_NONE, sizes[t], FALSE, 1, (guint64) 4096);
+      NczCodecVarInfo info = test_var_info (NCZ_DATA_TYPE_NONE, sizes[t], FALSE, 1, (guint64) 4096);
       g_autoptr (GArray) w = test_working (desc, &info, v, &error);
       g_autoptr (GBytes) data = test_data (4096, sizes[t], 0, 7);
       g_autoptr (GBytes) enc = NULL;
@@ -283,7 +283,7 @@ test_corrupt (void)
       g_autofree char *json = g_strdup_printf ("{\"id\": \"blosc\", \"cname\": \"%s\"}",
                                                (const char *) g_ptr_array_index (names, c));
       g_autoptr (GArray) v = test_visible_from_json (desc, json, &error);
-      NczCodecVarInfo info = test_var_info (NCZ_TYPE_INT, 4, FALSE, 1, (guint64) 20000);
+      NczCodecVarInfo info = test_var_info (NCZ_DATA_TYPE_INT, 4, FALSE, 1, (guint64) 20000);
       g_autoptr (GArray) w = test_working (desc, &info, v, &error);
       g_autoptr (GBytes) data = test_data (20000, 4, 0, c);
       g_autoptr (GBytes) enc = test_roundtrip (desc->encode, desc->decode, w, data);
@@ -437,7 +437,7 @@ test_registry (void)
   g_assert_no_error (error);
   dims[1] = ncz_group_add_dimension (ncz_dataset_get_root_group (ds), "x", 100, FALSE, &error);
   g_assert_no_error (error);
-  var = ncz_group_add_variable (ncz_dataset_get_root_group (ds), "v", NCZ_TYPE_DOUBLE, 2, dims, &error);
+  var = ncz_group_add_variable (ncz_dataset_get_root_group (ds), "v", NCZ_DATA_TYPE_DOUBLE, 2, dims, &error);
   g_assert_no_error (error);
   ncz_variable_set_chunk_sizes (var, chunks, 2, &error);
   g_assert_no_error (error);

@@ -15,7 +15,7 @@
 #include <gmodule.h>
 #include <glib/gstdio.h>
 #include <ncz/ncz.h>
-#include "ncz-filter-abi-private.h"
+#include <ncz/ncz-filter-abi.h>
 #ifdef HAVE_NETCDF
 #include <netcdf.h>
 #endif

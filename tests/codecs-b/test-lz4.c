@@ -76,7 +76,7 @@ static void
 test_modify (void)
 {
   g_autoptr (GError) error = NULL;
-  NczCodecVarInfo info = test_var_info (NCZ_TYPE_INT, 4, FALSE, 1, (guint64) 100);
+  NczCodecVarInfo info = test_var_info (NCZ_DATA_TYPE_INT, 4, FALSE, 1, (guint64) 100);
   g_autoptr (GArray) none = test_params (0);
   g_autoptr (GArray) accel = test_params (2, 4096u, 3u);
   g_autoptr (GArray) w0 = test_working (desc, &info, none, &error);

@@ -117,7 +117,7 @@ test_modify (void)
       g_autoptr (GArray) v = (cases[i].mask & RAW) != 0
                              ? test_params (4, cases[i].mask, cases[i].ppb, 32u, 64u)
                              : test_params (2, cases[i].mask, cases[i].ppb);
-      NczCodecVarInfo info = test_var_info (NCZ_TYPE_NONE, cases[i].type_size, cases[i].big_endian, 0);
+      NczCodecVarInfo info = test_var_info (NCZ_DATA_TYPE_NONE, cases[i].type_size, cases[i].big_endian, 0);
       g_autoptr (GArray) w = NULL;
 
       info.rank = cases[i].rank;
@@ -133,11 +133,11 @@ static void
 test_modify_errors (void)
 {
   g_autoptr (GArray) v = test_params (2, (guint) NN, 16u);
-  const struct { NczType type; guint type_size; guint rank; guint64 last; const char *needle; } cases[] = {
-    { NCZ_TYPE_DOUBLE, 8, 0, 0, "rank" },           /* scalar */
-    { NCZ_TYPE_INT, 4, 1, 3, "elements of a chunk" }, /* fewer elements than a block */
-    { NCZ_TYPE_STRING, 4, 1, 100, "strings" },
-    { NCZ_TYPE_NONE, 16, 1, 100, "element size" },
+  const struct { NczDataType type; guint type_size; guint rank; guint64 last; const char *needle; } cases[] = {
+    { NCZ_DATA_TYPE_DOUBLE, 8, 0, 0, "rank" },           /* scalar */
+    { NCZ_DATA_TYPE_INT, 4, 1, 3, "elements of a chunk" }, /* fewer elements than a block */
+    { NCZ_DATA_TYPE_STRING, 4, 1, 100, "strings" },
+    { NCZ_DATA_TYPE_NONE, 16, 1, 100, "element size" },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -180,7 +180,7 @@ test_roundtrip_shapes (void)
             {
               g_autoptr (GError) error = NULL;
               g_autoptr (GArray) v = test_params (2, masks[m], ppbs[p]);
-              NczCodecVarInfo info = test_var_info (NCZ_TYPE_NONE, type_sizes[t], be, 0);
+              NczCodecVarInfo info = test_var_info (NCZ_DATA_TYPE_NONE, type_sizes[t], be, 0);
               g_autoptr (GArray) w = NULL;
               g_autoptr (GBytes) data = NULL;
               g_autoptr (GBytes) enc = NULL;
@@ -309,7 +309,7 @@ test_registry (void)
   g_assert_no_error (error);
   dims[1] = ncz_group_add_dimension (ncz_dataset_get_root_group (ds), "x", 600, FALSE, &error);
   g_assert_no_error (error);
-  var = ncz_group_add_variable (ncz_dataset_get_root_group (ds), "v", NCZ_TYPE_SHORT, 2, dims, &error);
+  var = ncz_group_add_variable (ncz_dataset_get_root_group (ds), "v", NCZ_DATA_TYPE_SHORT, 2, dims, &error);
   g_assert_no_error (error);
   g_assert_true (ncz_variable_set_chunk_sizes (var, chunks, 2, &error));
   g_assert_no_error (error);

@@ -67,10 +67,10 @@ codec_for_json (const char *json, GArray **working)
 static NczDataset *
 typed_variables (const char *dir)
 {
-  static const struct { const char *name; NczType type; gboolean big; } vars[] = {
-    { "f4", NCZ_TYPE_FLOAT, FALSE }, { "f8", NCZ_TYPE_DOUBLE, FALSE },
-    { "f4be", NCZ_TYPE_FLOAT, TRUE }, { "f8be", NCZ_TYPE_DOUBLE, TRUE },
-    { "i4", NCZ_TYPE_INT, FALSE },
+  static const struct { const char *name; NczDataType type; gboolean big; } vars[] = {
+    { "f4", NCZ_DATA_TYPE_FLOAT, FALSE }, { "f8", NCZ_DATA_TYPE_DOUBLE, FALSE },
+    { "f4be", NCZ_DATA_TYPE_FLOAT, TRUE }, { "f8be", NCZ_DATA_TYPE_DOUBLE, TRUE },
+    { "i4", NCZ_DATA_TYPE_INT, FALSE },
   };
   g_autoptr (GError) error = NULL;
   g_autofree char *url = g_strdup_printf ("file://%s/vars.zarr#mode=zarr,file", dir);
@@ -1396,7 +1396,7 @@ test_zarr_python_written (void)
 
 typedef struct {
   const char *name;
-  NczType type;
+  NczDataType type;
   guint rank;
   guint64 shape[2];
   guint64 chunks[2];
@@ -1406,28 +1406,28 @@ typedef struct {
 } NczWritten;
 
 static void
-fill_values (NczType type, gsize n, guint8 *data)
+fill_values (NczDataType type, gsize n, guint8 *data)
 {
   for (gsize i = 0; i < n; i++)
     {
       gint64 w = (gint64) ((i * i) / 7) - 3000;
       switch (type)
         {
-        case NCZ_TYPE_INT:
+        case NCZ_DATA_TYPE_INT:
           ((gint32 *) data)[i] = (gint32) w;
           break;
-        case NCZ_TYPE_SHORT:
+        case NCZ_DATA_TYPE_SHORT:
           /* a triangle wave: differences fit the int8 of the delta's astype */
           ((gint16 *) data)[i] = (gint16) (ABS ((gint64) (i % 200) - 100) - 50);
           break;
-        case NCZ_TYPE_UBYTE:
+        case NCZ_DATA_TYPE_UBYTE:
           /* booleans */
           data[i] = (guint8) (i % 3 == 0 || i % 7 == 1);
           break;
-        case NCZ_TYPE_DOUBLE:
+        case NCZ_DATA_TYPE_DOUBLE:
           ((gdouble *) data)[i] = (gdouble) ((gint64) (i % 1000) - 500) * 0.25;
           break;
-        case NCZ_TYPE_FLOAT:
+        case NCZ_DATA_TYPE_FLOAT:
           ((gfloat *) data)[i] = (gfloat) (280.0 + 10.0 * sin ((gdouble) i / 30.0));
           break;
         default:
@@ -1440,45 +1440,45 @@ static void
 test_ncz_written (void)
 {
   static const NczWritten vars[] = {
-    { "delta_gzip", NCZ_TYPE_INT, 1, { 1000 }, { 128 },
+    { "delta_gzip", NCZ_DATA_TYPE_INT, 1, { 1000 }, { 128 },
       { "{\"id\": \"delta\", \"dtype\": \"<i4\"}", "{\"id\": \"gzip\", \"level\": 5}" },
       "delta gzip" },
-    { "delta_narrow", NCZ_TYPE_SHORT, 1, { 1000 }, { 100 },
+    { "delta_narrow", NCZ_DATA_TYPE_SHORT, 1, { 1000 }, { 100 },
       { "{\"id\": \"delta\", \"dtype\": \"<i2\", \"astype\": \"|i1\"}", "{\"id\": \"gzip\"}" },
       "delta gzip" },
-    { "delta_double", NCZ_TYPE_DOUBLE, 1, { 777 }, { 333 },
+    { "delta_double", NCZ_DATA_TYPE_DOUBLE, 1, { 777 }, { 333 },
       { "{\"id\": \"delta\", \"dtype\": \"<f8\"}", NULL }, "delta" },
-    { "gzip_float", NCZ_TYPE_FLOAT, 1, { 1000 }, { 250 },
+    { "gzip_float", NCZ_DATA_TYPE_FLOAT, 1, { 1000 }, { 250 },
       { "{\"id\": \"gzip\", \"level\": 9}", NULL }, "gzip" },
-    { "delta_2d", NCZ_TYPE_INT, 2, { 35, 23 }, { 10, 7 },
+    { "delta_2d", NCZ_DATA_TYPE_INT, 2, { 35, 23 }, { 10, 7 },
       { "{\"id\": \"delta\", \"dtype\": \"<i4\"}", "{\"id\": \"gzip\", \"level\": 1}" },
       "delta gzip" },
-    { "checksums", NCZ_TYPE_INT, 1, { 1000 }, { 300 },
+    { "checksums", NCZ_DATA_TYPE_INT, 1, { 1000 }, { 300 },
       { "{\"id\": \"crc32\"}", "{\"id\": \"adler32\"}" }, "crc32 adler32" },
     /* quarters scaled by 4 are whole numbers: exact */
-    { "fso_double", NCZ_TYPE_DOUBLE, 1, { 1000 }, { 200 },
+    { "fso_double", NCZ_DATA_TYPE_DOUBLE, 1, { 1000 }, { 200 },
       { "{\"id\": \"fixedscaleoffset\", \"offset\": 0, \"scale\": 4, \"dtype\": \"<f8\", "
         "\"astype\": \"<i2\"}", "{\"id\": \"gzip\"}" }, "fixedscaleoffset gzip" },
-    { "fso_float", NCZ_TYPE_FLOAT, 1, { 1000 }, { 250 },
+    { "fso_float", NCZ_DATA_TYPE_FLOAT, 1, { 1000 }, { 250 },
       { "{\"id\": \"fixedscaleoffset\", \"offset\": 270, \"scale\": 100, \"dtype\": \"<f4\", "
         "\"astype\": \"<u2\"}", NULL }, "fixedscaleoffset", 0.005 + 1e-4 },
     /* 280 + 10 sin: 7 mantissa bits leave steps of 2, so errors up to 1 */
-    { "bitround_float", NCZ_TYPE_FLOAT, 1, { 1000 }, { 250 },
+    { "bitround_float", NCZ_DATA_TYPE_FLOAT, 1, { 1000 }, { 250 },
       { "{\"id\": \"bitround\", \"keepbits\": 7}", "{\"id\": \"gzip\"}" }, "bitround gzip",
       1.0 + 1e-4 },
     /* 2 digits: a step of 2^-7, so errors up to 2^-8 */
-    { "quantize_float", NCZ_TYPE_FLOAT, 1, { 1000 }, { 300 },
+    { "quantize_float", NCZ_DATA_TYPE_FLOAT, 1, { 1000 }, { 300 },
       { "{\"id\": \"quantize\", \"digits\": 2, \"dtype\": \"<f4\", \"astype\": \"<f8\"}",
         "{\"id\": \"gzip\"}" }, "quantize gzip", 1.0 / 256 + 1e-4 },
     /* quarters: exact in float32 */
-    { "astype_double", NCZ_TYPE_DOUBLE, 1, { 777 }, { 333 },
+    { "astype_double", NCZ_DATA_TYPE_DOUBLE, 1, { 777 }, { 333 },
       { "{\"id\": \"astype\", \"encode_dtype\": \"<f4\", \"decode_dtype\": \"<f8\"}",
         "{\"id\": \"gzip\"}" }, "astype gzip" },
     /* the triangle wave fits int8 */
-    { "astype_short", NCZ_TYPE_SHORT, 1, { 1000 }, { 100 },
+    { "astype_short", NCZ_DATA_TYPE_SHORT, 1, { 1000 }, { 100 },
       { "{\"id\": \"astype\", \"encode_dtype\": \"|i1\", \"decode_dtype\": \"<i2\"}",
         NULL }, "astype" },
-    { "packbits_ubyte", NCZ_TYPE_UBYTE, 2, { 35, 23 }, { 10, 7 },
+    { "packbits_ubyte", NCZ_DATA_TYPE_UBYTE, 2, { 35, 23 }, { 10, 7 },
       { "{\"id\": \"packbits\"}", "{\"id\": \"gzip\"}" }, "packbits gzip" },
   };
   g_autoptr (GError) error = NULL;
@@ -1497,7 +1497,7 @@ test_ncz_written (void)
       const NczWritten *w = &vars[i];
       NczDimension *dims[2];
       NczVariable *v;
-      gsize n = 1, size = ncz_type_get_size (w->type);
+      gsize n = 1, size = ncz_data_type_get_size (w->type);
       g_autofree guint8 *data = NULL;
       g_autofree char *path = NULL;
       g_autofree char *codecs_path = NULL;
@@ -1555,12 +1555,12 @@ test_ncz_written (void)
       else
         {
           /* lossy: near the written values; zarr-python must read these */
-          gsize n = vars[i].shape[0], size = ncz_type_get_size (vars[i].type);
+          gsize n = vars[i].shape[0], size = ncz_data_type_get_size (vars[i].type);
           g_autofree guint8 *written = g_malloc (n * size);
           g_autofree char *path = g_strdup_printf ("%s/%s.expect", dir, vars[i].name);
           const gfloat *got = g_bytes_get_data (values, NULL);
 
-          g_assert_cmpint (vars[i].type, ==, NCZ_TYPE_FLOAT);
+          g_assert_cmpint (vars[i].type, ==, NCZ_DATA_TYPE_FLOAT);
           g_assert_cmpuint (g_bytes_get_size (values), ==, n * size);
           fill_values (vars[i].type, n, written);
           for (gsize k = 0; k < n; k++)

@@ -282,7 +282,7 @@ new_dataset (void)
 }
 
 static NczVariable *
-new_variable (NczDataset *ds, const char *name, NczType type)
+new_variable (NczDataset *ds, const char *name, NczDataType type)
 {
   g_autoptr (GError) error = NULL;
   NczGroup *root = ncz_dataset_get_root_group (ds);
@@ -311,8 +311,8 @@ static void
 test_shuffle_modify (void)
 {
   g_autoptr (NczDataset) ds = new_dataset ();
-  NczVariable *vi = new_variable (ds, "i", NCZ_TYPE_INT);
-  NczVariable *vd = new_variable (ds, "d", NCZ_TYPE_DOUBLE);
+  NczVariable *vi = new_variable (ds, "i", NCZ_DATA_TYPE_INT);
+  NczVariable *vd = new_variable (ds, "d", NCZ_DATA_TYPE_DOUBLE);
   g_autoptr (NczCodec) codec = lookup ("shuffle");
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) visible = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -346,12 +346,12 @@ static void
 test_var_info (void)
 {
   g_autoptr (NczDataset) ds = new_dataset ();
-  NczVariable *v = new_variable (ds, "s", NCZ_TYPE_SHORT);
+  NczVariable *v = new_variable (ds, "s", NCZ_DATA_TYPE_SHORT);
   g_autoptr (GError) error = NULL;
   NczCodecVarInfo info;
 
   ncz_codec_var_info_from_variable (v, &info);
-  g_assert_cmpint (info.type, ==, NCZ_TYPE_SHORT);
+  g_assert_cmpint (info.type, ==, NCZ_DATA_TYPE_SHORT);
   g_assert_cmpuint (info.type_size, ==, 2);
   g_assert_cmpuint (info.rank, ==, 2);
   g_assert_cmpuint (info.chunks[0], ==, 5);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include <ncz/ncz.h>
-#include "ncz-json-private.h"
+#include <ncz/ncz-json.h>
 #include "ncz-model-private.h"
 #include "test-format.h"
 
@@ -179,7 +179,7 @@ register_codecs (void)
 /* ---- helpers ---- */
 
 static NczVariable *
-new_var (NczDataset *ds, const char *name, NczType type, guint rank)
+new_var (NczDataset *ds, const char *name, NczDataType type, guint rank)
 {
   g_autoptr(GError) error = NULL;
   NczGroup *root = ncz_dataset_get_root_group (ds);
@@ -234,7 +234,7 @@ test_add_and_query (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(NczDataset) ds = filter_test_dataset_new (NULL);
-  NczVariable *v = new_var (ds, "v", NCZ_TYPE_INT, 2);
+  NczVariable *v = new_var (ds, "v", NCZ_DATA_TYPE_INT, 2);
   guint p[] = { 1, 2, 3 };
   g_autoptr(GArray) none = NULL;
   g_autofree char *codecs = NULL;
@@ -276,7 +276,7 @@ test_unavailable (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(NczDataset) ds = filter_test_dataset_new (NULL);
-  NczVariable *v = new_var (ds, "v", NCZ_TYPE_FLOAT, 1);
+  NczVariable *v = new_var (ds, "v", NCZ_DATA_TYPE_FLOAT, 1);
   guint p = 1;
 
   g_assert_false (ncz_variable_add_filter (v, 32004, &p, 1, &error));
@@ -305,7 +305,7 @@ test_order (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(NczDataset) ds = filter_test_dataset_new (NULL);
-  NczVariable *v = new_var (ds, "v", NCZ_TYPE_DOUBLE, 2);
+  NczVariable *v = new_var (ds, "v", NCZ_DATA_TYPE_DOUBLE, 2);
   guint p9 = 9, p5 = 5, p1 = 1;
 
   g_assert_true (ncz_variable_add_filter (v, 307, &p9, 1, &error));
@@ -338,7 +338,7 @@ test_order (void)
 
   /* shuffle defined first, fletcher32 later still goes before it */
   {
-    NczVariable *w = new_var (ds, "w", NCZ_TYPE_INT, 1);
+    NczVariable *w = new_var (ds, "w", NCZ_DATA_TYPE_INT, 1);
     g_assert_true (ncz_variable_set_deflate (w, TRUE, TRUE, 1, &error));
     assert_ids (w, "2,1");
     g_assert_true (ncz_variable_set_fletcher32 (w, &error));
@@ -355,7 +355,7 @@ test_standard_setters (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(NczDataset) ds = filter_test_dataset_new (NULL);
-  NczVariable *v = new_var (ds, "v", NCZ_TYPE_FLOAT, 2);
+  NczVariable *v = new_var (ds, "v", NCZ_DATA_TYPE_FLOAT, 2);
 
   g_assert_true (ncz_variable_set_zstandard (v, -5, &error));
   g_assert_no_error (error);
@@ -421,7 +421,7 @@ test_add_json (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(NczDataset) ds = filter_test_dataset_new (NULL);
-  NczVariable *v = new_var (ds, "v", NCZ_TYPE_SHORT, 2);
+  NczVariable *v = new_var (ds, "v", NCZ_DATA_TYPE_SHORT, 2);
   static const char *const bad[] = {
     "", "nope", "[1,2]", "{}", "{\"id\": 5}", "{\"id\": \"\"}", "{\"id\": \"test\", \"p\": [-1]}",
     "{\"id\": \"test\", \"p\": [666]}", "{\"id\": \"test\"",
@@ -466,9 +466,9 @@ test_refused (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(NczMemoryStore) store = NULL;
   g_autoptr(NczDataset) ds = filter_test_dataset_new (&store);
-  NczVariable *s = new_var (ds, "s", NCZ_TYPE_STRING, 1);
-  NczVariable *sc = new_var (ds, "sc", NCZ_TYPE_INT, 0);
-  NczVariable *v = new_var (ds, "v", NCZ_TYPE_INT, 1);
+  NczVariable *s = new_var (ds, "s", NCZ_DATA_TYPE_STRING, 1);
+  NczVariable *sc = new_var (ds, "sc", NCZ_DATA_TYPE_INT, 0);
+  NczVariable *v = new_var (ds, "v", NCZ_DATA_TYPE_INT, 1);
   gint32 data[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
   guint64 start = 0, count = 8;
 
@@ -498,7 +498,7 @@ test_contiguous_becomes_chunked (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(NczDataset) ds = filter_test_dataset_new (NULL);
-  NczVariable *v = new_var (ds, "v", NCZ_TYPE_INT, 2);
+  NczVariable *v = new_var (ds, "v", NCZ_DATA_TYPE_INT, 2);
   const guint64 *cs;
   guint rank;
 
@@ -520,7 +520,7 @@ test_chain_roundtrip (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(NczMemoryStore) store = NULL;
   g_autoptr(NczDataset) ds = filter_test_dataset_new (&store);
-  NczVariable *v = new_var (ds, "v", NCZ_TYPE_INT, 2);
+  NczVariable *v = new_var (ds, "v", NCZ_DATA_TYPE_INT, 2);
   gint32 data[32], back[32];
   guint64 start[2] = { 0, 0 }, count[2] = { 8, 4 }, chunks[2] = { 4, 4 };
   guint k1 = 0x11, k2 = 0x22;

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ncz-json-private.h"
+#include <ncz/ncz-json.h>
 
 static void
 test_parse_basic (void)

@@ -17,16 +17,16 @@ new_dataset (NczMemoryStore **store_out)
 static void
 test_types (void)
 {
-  g_assert_cmpuint (ncz_type_get_size (NCZ_TYPE_INT64), ==, 8);
-  g_assert_cmpuint (ncz_type_get_size (NCZ_TYPE_CHAR), ==, 1);
-  g_assert_cmpstr (ncz_type_get_name (NCZ_TYPE_USHORT), ==, "ushort");
-  g_assert_cmpint (ncz_type_from_name ("uint64"), ==, NCZ_TYPE_UINT64);
-  g_assert_cmpint (ncz_type_from_name ("nope"), ==, NCZ_TYPE_NONE);
-  g_assert_true (ncz_type_is_unsigned (NCZ_TYPE_UBYTE));
-  g_assert_false (ncz_type_is_unsigned (NCZ_TYPE_BYTE));
-  g_autoptr(GBytes) f = ncz_type_get_default_fill (NCZ_TYPE_INT);
+  g_assert_cmpuint (ncz_data_type_get_size (NCZ_DATA_TYPE_INT64), ==, 8);
+  g_assert_cmpuint (ncz_data_type_get_size (NCZ_DATA_TYPE_CHAR), ==, 1);
+  g_assert_cmpstr (ncz_data_type_get_name (NCZ_DATA_TYPE_USHORT), ==, "ushort");
+  g_assert_cmpint (ncz_data_type_from_name ("uint64"), ==, NCZ_DATA_TYPE_UINT64);
+  g_assert_cmpint (ncz_data_type_from_name ("nope"), ==, NCZ_DATA_TYPE_NONE);
+  g_assert_true (ncz_data_type_is_unsigned (NCZ_DATA_TYPE_UBYTE));
+  g_assert_false (ncz_data_type_is_unsigned (NCZ_DATA_TYPE_BYTE));
+  g_autoptr(GBytes) f = ncz_data_type_get_default_fill (NCZ_DATA_TYPE_INT);
   g_assert_cmpint (*(const gint32 *) g_bytes_get_data (f, NULL), ==, -2147483647);
-  g_autoptr(GBytes) d = ncz_type_get_default_fill (NCZ_TYPE_DOUBLE);
+  g_autoptr(GBytes) d = ncz_data_type_get_default_fill (NCZ_DATA_TYPE_DOUBLE);
   g_assert_cmpfloat (*(const double *) g_bytes_get_data (d, NULL), ==, 9.9692099683868690e+36);
 }
 
@@ -67,13 +67,13 @@ test_define (void)
   g_assert_null (ncz_group_lookup_dimension (root, "z"));
 
   NczDimension *dims[] = { x, y };
-  v = ncz_group_add_variable (root, "v", NCZ_TYPE_FLOAT, 2, dims, &error);
+  v = ncz_group_add_variable (root, "v", NCZ_DATA_TYPE_FLOAT, 2, dims, &error);
   g_assert_no_error (error);
-  g_assert_null (ncz_group_add_variable (root, "sub", NCZ_TYPE_FLOAT, 2, dims, &error));
+  g_assert_null (ncz_group_add_variable (root, "sub", NCZ_DATA_TYPE_FLOAT, 2, dims, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_EXISTS);
   g_clear_error (&error);
   NczDimension *zdims[] = { z };
-  NczVariable *subvar = ncz_group_add_variable (sub, "w", NCZ_TYPE_INT, 1, zdims, &error);
+  NczVariable *subvar = ncz_group_add_variable (sub, "w", NCZ_DATA_TYPE_INT, 1, zdims, &error);
   g_assert_no_error (error);
   g_assert_true (ncz_group_lookup_variable (root, "/v") == v);
   g_assert_true (ncz_group_lookup_variable (root, "v") == v);
@@ -109,7 +109,7 @@ test_define (void)
   /* attributes keep order; replacing keeps the place */
   g_autoptr(NczAttribute) a1 = ncz_attribute_new_text ("units", "K", -1);
   gint32 vals[] = { 1, 2, 3 };
-  g_autoptr(NczAttribute) a2 = ncz_attribute_new_values ("valid", NCZ_TYPE_INT, vals, 3, NULL);
+  g_autoptr(NczAttribute) a2 = ncz_attribute_new_values ("valid", NCZ_DATA_TYPE_INT, vals, 3, NULL);
   g_autoptr(NczAttribute) a3 = ncz_attribute_new_text ("units", "degC", -1);
   g_assert_true (ncz_variable_set_attribute (v, a1, NULL));
   g_assert_true (ncz_variable_set_attribute (v, a2, NULL));
@@ -130,21 +130,21 @@ test_define (void)
   g_assert_true (ncz_variable_set_fill_value (v, fb, &error));
   g_assert_nonnull (ncz_variable_get_attribute (v, "_FillValue"));
   g_assert_cmpfloat (ncz_attribute_get_double (ncz_variable_get_attribute (v, "_FillValue"), 0), ==, -999.0);
-  g_autoptr(NczAttribute) wrong = ncz_attribute_new_values ("_FillValue", NCZ_TYPE_INT, vals, 1, NULL);
+  g_autoptr(NczAttribute) wrong = ncz_attribute_new_values ("_FillValue", NCZ_DATA_TYPE_INT, vals, 1, NULL);
   g_assert_false (ncz_variable_set_attribute (v, wrong, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
   g_clear_error (&error);
 
   /* strings and widths */
-  NczVariable *s = ncz_group_add_variable (root, "s", NCZ_TYPE_STRING, 1, &x, &error);
+  NczVariable *s = ncz_group_add_variable (root, "s", NCZ_DATA_TYPE_STRING, 1, &x, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ncz_variable_get_storage_element_size (s), ==, 128);
   gint32 w = 16;
-  g_autoptr(NczAttribute) dm = ncz_attribute_new_values ("_nczarr_default_maxstrlen", NCZ_TYPE_INT, &w, 1, NULL);
+  g_autoptr(NczAttribute) dm = ncz_attribute_new_values ("_nczarr_default_maxstrlen", NCZ_DATA_TYPE_INT, &w, 1, NULL);
   ncz_group_set_attribute (root, dm, NULL);
   g_assert_cmpuint (ncz_variable_get_storage_element_size (s), ==, 16);
   w = 4;
-  g_autoptr(NczAttribute) m = ncz_attribute_new_values ("_nczarr_maxstrlen", NCZ_TYPE_INT, &w, 1, NULL);
+  g_autoptr(NczAttribute) m = ncz_attribute_new_values ("_nczarr_maxstrlen", NCZ_DATA_TYPE_INT, &w, 1, NULL);
   ncz_variable_set_attribute (s, m, NULL);
   g_assert_cmpuint (ncz_variable_get_storage_element_size (s), ==, 4);
 }
@@ -160,7 +160,7 @@ test_slab_roundtrip (void)
   dims[0] = ncz_group_add_dimension (root, "t", 5, FALSE, NULL);
   dims[1] = ncz_group_add_dimension (root, "y", 7, FALSE, NULL);
   dims[2] = ncz_group_add_dimension (root, "x", 9, FALSE, NULL);
-  NczVariable *v = ncz_group_add_variable (root, "v", NCZ_TYPE_INT, 3, dims, &error);
+  NczVariable *v = ncz_group_add_variable (root, "v", NCZ_DATA_TYPE_INT, 3, dims, &error);
   guint64 chunks[] = { 2, 3, 4 };
   g_assert_true (ncz_variable_set_chunk_sizes (v, chunks, 3, &error));
   gint32 fill = -1;
@@ -250,7 +250,7 @@ test_slab_large_random (void)
   NczDimension *dims[2];
   dims[0] = ncz_group_add_dimension (root, "y", 61, FALSE, NULL);
   dims[1] = ncz_group_add_dimension (root, "x", 67, FALSE, NULL);
-  NczVariable *v = ncz_group_add_variable (root, "d", NCZ_TYPE_DOUBLE, 2, dims, &error);
+  NczVariable *v = ncz_group_add_variable (root, "d", NCZ_DATA_TYPE_DOUBLE, 2, dims, &error);
   guint64 chunks[] = { 8, 5 };
   ncz_variable_set_chunk_sizes (v, chunks, 2, NULL);
   double *ref = g_new0 (double, 61 * 67);
@@ -303,7 +303,7 @@ test_scalar_and_strings (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(NczDataset) ds = new_dataset (NULL);
   NczGroup *root = ncz_dataset_get_root_group (ds);
-  NczVariable *sc = ncz_group_add_variable (root, "sc", NCZ_TYPE_UINT64, 0, NULL, &error);
+  NczVariable *sc = ncz_group_add_variable (root, "sc", NCZ_DATA_TYPE_UINT64, 0, NULL, &error);
   guint64 val = G_MAXUINT64 - 3, got = 0;
   g_assert_true (ncz_variable_is_scalar (sc));
   g_assert_true (ncz_variable_read (sc, 0, NULL, NULL, NULL, &got, sizeof got, NULL, &error));
@@ -313,9 +313,9 @@ test_scalar_and_strings (void)
   g_assert_cmpuint (got, ==, val);
 
   NczDimension *n = ncz_group_add_dimension (root, "n", 5, FALSE, NULL);
-  NczVariable *s = ncz_group_add_variable (root, "s", NCZ_TYPE_STRING, 1, &n, &error);
+  NczVariable *s = ncz_group_add_variable (root, "s", NCZ_DATA_TYPE_STRING, 1, &n, &error);
   gint32 w = 4;
-  g_autoptr(NczAttribute) m = ncz_attribute_new_values ("_nczarr_maxstrlen", NCZ_TYPE_INT, &w, 1, NULL);
+  g_autoptr(NczAttribute) m = ncz_attribute_new_values ("_nczarr_maxstrlen", NCZ_DATA_TYPE_INT, &w, 1, NULL);
   ncz_variable_set_attribute (s, m, NULL);
   guint64 chunk = 2;
   ncz_variable_set_chunk_sizes (s, &chunk, 1, NULL);
@@ -347,7 +347,7 @@ test_unlimited_and_readonly (void)
   g_autoptr(NczDataset) ds = new_dataset (NULL);
   NczGroup *root = ncz_dataset_get_root_group (ds);
   NczDimension *t = ncz_group_add_dimension (root, "t", 0, TRUE, NULL);
-  NczVariable *v = ncz_group_add_variable (root, "v", NCZ_TYPE_SHORT, 1, &t, &error);
+  NczVariable *v = ncz_group_add_variable (root, "v", NCZ_DATA_TYPE_SHORT, 1, &t, &error);
   guint n;
   const guint64 *ch = ncz_variable_get_chunk_sizes (v, &n);
   g_assert_cmpuint (ch[0], ==, 1);
@@ -388,7 +388,7 @@ test_async_read (void)
   g_autoptr(NczDataset) ds = new_dataset (NULL);
   NczGroup *root = ncz_dataset_get_root_group (ds);
   NczDimension *x = ncz_group_add_dimension (root, "x", 10, FALSE, NULL);
-  NczVariable *v = ncz_group_add_variable (root, "v", NCZ_TYPE_UBYTE, 1, &x, NULL);
+  NczVariable *v = ncz_group_add_variable (root, "v", NCZ_DATA_TYPE_UBYTE, 1, &x, NULL);
   guint8 vals[10];
   for (int i = 0; i < 10; i++)
     vals[i] = i * 3;
@@ -416,7 +416,7 @@ test_slab_error_stops (void)
   NczDimension *dims[2];
   dims[0] = ncz_group_add_dimension (root, "y", 64, FALSE, NULL);
   dims[1] = ncz_group_add_dimension (root, "x", 64, FALSE, NULL);
-  NczVariable *v = ncz_group_add_variable (root, "v", NCZ_TYPE_INT, 2, dims, &error);
+  NczVariable *v = ncz_group_add_variable (root, "v", NCZ_DATA_TYPE_INT, 2, dims, &error);
   guint64 chunks[] = { 4, 4 };
   g_assert_true (ncz_variable_set_chunk_sizes (v, chunks, 2, &error));
 

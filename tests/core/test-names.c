@@ -7,7 +7,7 @@
 
 #include <glib/gstdio.h>
 #include <ncz/ncz.h>
-#include "ncz-json-private.h"
+#include <ncz/ncz-json.h>
 #include "test-format.h"
 
 /* "café" composed (NFC: U+00E9) and decomposed (NFD: e + U+0301) */
@@ -21,7 +21,7 @@ static NczAttribute *
 double_attr (const char *name, double value)
 {
   g_autoptr(GError) error = NULL;
-  NczAttribute *a = ncz_attribute_new_values (name, NCZ_TYPE_DOUBLE, &value, 1, &error);
+  NczAttribute *a = ncz_attribute_new_values (name, NCZ_DATA_TYPE_DOUBLE, &value, 1, &error);
   g_assert_no_error (error);
   return a;
 }
@@ -45,7 +45,7 @@ test_define_nfd (void)
   sub = ncz_group_add_group (root, ANG_NFD, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (ncz_group_get_name (sub), ==, ANG_NFC);
-  var = ncz_group_add_variable (sub, CAFE_NFD, NCZ_TYPE_INT, 1, &dim, &error);
+  var = ncz_group_add_variable (sub, CAFE_NFD, NCZ_DATA_TYPE_INT, 1, &dim, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (ncz_variable_get_name (var), ==, CAFE_NFC);
   {
@@ -113,9 +113,9 @@ test_duplicates (void)
   g_clear_error (&error);
 
   /* variables and groups share a namespace, in NFC */
-  g_assert_nonnull (ncz_group_add_variable (root, CAFE_NFD, NCZ_TYPE_INT, 1, &dim, &error));
+  g_assert_nonnull (ncz_group_add_variable (root, CAFE_NFD, NCZ_DATA_TYPE_INT, 1, &dim, &error));
   g_assert_no_error (error);
-  g_assert_null (ncz_group_add_variable (root, CAFE_NFC, NCZ_TYPE_INT, 1, &dim, &error));
+  g_assert_null (ncz_group_add_variable (root, CAFE_NFC, NCZ_DATA_TYPE_INT, 1, &dim, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_EXISTS);
   g_clear_error (&error);
   g_assert_null (ncz_group_add_group (root, CAFE_NFD, &error));
@@ -126,7 +126,7 @@ test_duplicates (void)
   g_assert_null (ncz_group_add_group (root, ANG_NFD, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_EXISTS);
   g_clear_error (&error);
-  g_assert_null (ncz_group_add_variable (root, ANG_NFD, NCZ_TYPE_INT, 1, &dim, &error));
+  g_assert_null (ncz_group_add_variable (root, ANG_NFD, NCZ_DATA_TYPE_INT, 1, &dim, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_EXISTS);
   g_clear_error (&error);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (root)), ==, 2);
@@ -167,13 +167,13 @@ test_invalid_utf8 (void)
       g_assert_null (ncz_group_add_dimension (root, bad[i], 1, FALSE, &error));
       g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
       g_clear_error (&error);
-      g_assert_null (ncz_group_add_variable (root, bad[i], NCZ_TYPE_INT, 0, NULL, &error));
+      g_assert_null (ncz_group_add_variable (root, bad[i], NCZ_DATA_TYPE_INT, 0, NULL, &error));
       g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
       g_clear_error (&error);
       g_assert_null (ncz_group_add_group (root, bad[i], &error));
       g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
       g_clear_error (&error);
-      g_assert_null (ncz_attribute_new_values (bad[i], NCZ_TYPE_DOUBLE, &one, 1, &error));
+      g_assert_null (ncz_attribute_new_values (bad[i], NCZ_DATA_TYPE_DOUBLE, &one, 1, &error));
       g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
       g_clear_error (&error);
       g_assert_null (ncz_attribute_new_text (bad[i], "x", -1));
@@ -210,7 +210,7 @@ test_many (void)
   for (guint i = 0; i < MANY; i++)
     {
       g_snprintf (name, sizeof name, "v%u", MANY - 1 - i);
-      g_assert_nonnull (ncz_group_add_variable (sub, name, NCZ_TYPE_DOUBLE, 1, &dim, &error));
+      g_assert_nonnull (ncz_group_add_variable (sub, name, NCZ_DATA_TYPE_DOUBLE, 1, &dim, &error));
       g_assert_no_error (error);
     }
   for (guint i = 0; i < MANY_DIMS; i++)
@@ -240,7 +240,7 @@ test_many (void)
       g_assert_cmpuint (ncz_dimension_get_length (g_ptr_array_index (dims, i)), ==, i + 1);
     }
   g_assert_null (ncz_group_get_variable (sub, "v20000"));
-  g_assert_null (ncz_group_add_variable (sub, "v12345", NCZ_TYPE_DOUBLE, 1, &dim, &error));
+  g_assert_null (ncz_group_add_variable (sub, "v12345", NCZ_DATA_TYPE_DOUBLE, 1, &dim, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_EXISTS);
   g_clear_error (&error);
   g_assert_null (ncz_group_add_group (sub, "v0", &error));
@@ -394,7 +394,7 @@ test_stored_nfc (void)
   g_assert_no_error (error);
   sub = ncz_group_add_group (root, ANG_NFD, &error);
   g_assert_no_error (error);
-  var = ncz_group_add_variable (sub, CAFE_NFD, NCZ_TYPE_INT, 1, &dim, &error);
+  var = ncz_group_add_variable (sub, CAFE_NFD, NCZ_DATA_TYPE_INT, 1, &dim, &error);
   g_assert_no_error (error);
   g_assert_true (ncz_variable_set_attribute (var, a, &error));
   g_assert_no_error (error);
@@ -466,7 +466,7 @@ test_stored_nfd (void)
   root = ncz_dataset_get_root_group (ds);
   dim = ncz_group_add_dimension (root, "x", 2, FALSE, &error);
   g_assert_no_error (error);
-  var = ncz_group_add_variable (root, CAFE_NFC, NCZ_TYPE_INT, 1, &dim, &error);
+  var = ncz_group_add_variable (root, CAFE_NFC, NCZ_DATA_TYPE_INT, 1, &dim, &error);
   g_assert_no_error (error);
   g_assert_true (ncz_variable_write (var, 1, start, count, NULL, values, sizeof values,
                                      NULL, &error));

@@ -234,21 +234,21 @@ static void
 test_check (void)
 {
   g_autoptr(GError) error = NULL;
-  struct { NczType type; NczQuantizeMode mode; guint nsd; gboolean ok; } cases[] = {
-    { NCZ_TYPE_FLOAT, NCZ_QUANTIZE_BITGROOM, 1, TRUE },
-    { NCZ_TYPE_FLOAT, NCZ_QUANTIZE_BITGROOM, 7, TRUE },
-    { NCZ_TYPE_FLOAT, NCZ_QUANTIZE_BITGROOM, 8, FALSE },
-    { NCZ_TYPE_FLOAT, NCZ_QUANTIZE_BITGROOM, 0, FALSE },
-    { NCZ_TYPE_DOUBLE, NCZ_QUANTIZE_GRANULARBR, 15, TRUE },
-    { NCZ_TYPE_DOUBLE, NCZ_QUANTIZE_GRANULARBR, 16, FALSE },
-    { NCZ_TYPE_FLOAT, NCZ_QUANTIZE_BITROUND, 23, TRUE },
-    { NCZ_TYPE_FLOAT, NCZ_QUANTIZE_BITROUND, 24, FALSE },
-    { NCZ_TYPE_DOUBLE, NCZ_QUANTIZE_BITROUND, 52, TRUE },
-    { NCZ_TYPE_DOUBLE, NCZ_QUANTIZE_BITROUND, 53, FALSE },
-    { NCZ_TYPE_INT, NCZ_QUANTIZE_BITROUND, 5, FALSE },
-    { NCZ_TYPE_SHORT, NCZ_QUANTIZE_BITGROOM, 2, FALSE },
-    { NCZ_TYPE_FLOAT, (NczQuantizeMode) 7, 2, FALSE },
-    { NCZ_TYPE_INT, NCZ_QUANTIZE_NONE, 0, TRUE },
+  struct { NczDataType type; NczQuantizeMode mode; guint nsd; gboolean ok; } cases[] = {
+    { NCZ_DATA_TYPE_FLOAT, NCZ_QUANTIZE_BITGROOM, 1, TRUE },
+    { NCZ_DATA_TYPE_FLOAT, NCZ_QUANTIZE_BITGROOM, 7, TRUE },
+    { NCZ_DATA_TYPE_FLOAT, NCZ_QUANTIZE_BITGROOM, 8, FALSE },
+    { NCZ_DATA_TYPE_FLOAT, NCZ_QUANTIZE_BITGROOM, 0, FALSE },
+    { NCZ_DATA_TYPE_DOUBLE, NCZ_QUANTIZE_GRANULARBR, 15, TRUE },
+    { NCZ_DATA_TYPE_DOUBLE, NCZ_QUANTIZE_GRANULARBR, 16, FALSE },
+    { NCZ_DATA_TYPE_FLOAT, NCZ_QUANTIZE_BITROUND, 23, TRUE },
+    { NCZ_DATA_TYPE_FLOAT, NCZ_QUANTIZE_BITROUND, 24, FALSE },
+    { NCZ_DATA_TYPE_DOUBLE, NCZ_QUANTIZE_BITROUND, 52, TRUE },
+    { NCZ_DATA_TYPE_DOUBLE, NCZ_QUANTIZE_BITROUND, 53, FALSE },
+    { NCZ_DATA_TYPE_INT, NCZ_QUANTIZE_BITROUND, 5, FALSE },
+    { NCZ_DATA_TYPE_SHORT, NCZ_QUANTIZE_BITGROOM, 2, FALSE },
+    { NCZ_DATA_TYPE_FLOAT, (NczQuantizeMode) 7, 2, FALSE },
+    { NCZ_DATA_TYPE_INT, NCZ_QUANTIZE_NONE, 0, TRUE },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -272,7 +272,7 @@ test_check (void)
 }
 
 static NczVariable *
-new_var (NczDataset *ds, const char *name, NczType type)
+new_var (NczDataset *ds, const char *name, NczDataType type)
 {
   g_autoptr(GError) error = NULL;
   NczGroup *root = ncz_dataset_get_root_group (ds);
@@ -291,7 +291,7 @@ attr_int (NczVariable *v, const char *name)
 {
   NczAttribute *a = ncz_variable_get_attribute (v, name);
   g_assert_nonnull (a);
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_INT);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_INT);
   return ncz_attribute_get_int64 (a, 0);
 }
 
@@ -300,8 +300,8 @@ test_variable_api (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(NczDataset) ds = filter_test_dataset_new (NULL);
-  NczVariable *f = new_var (ds, "f", NCZ_TYPE_FLOAT);
-  NczVariable *i = new_var (ds, "i", NCZ_TYPE_INT);
+  NczVariable *f = new_var (ds, "f", NCZ_DATA_TYPE_FLOAT);
+  NczVariable *i = new_var (ds, "i", NCZ_DATA_TYPE_INT);
   guint nsd = 99;
 
   g_assert_cmpint (ncz_variable_get_quantize (f, &nsd), ==, NCZ_QUANTIZE_NONE);
@@ -331,9 +331,9 @@ test_variable_api (void)
   {
     gint32 four = 4;
     g_autoptr(NczAttribute) a = ncz_attribute_new_values (
-        "_QuantizeGranularBitRoundNumberOfSignificantDigits", NCZ_TYPE_INT, &four, 1, NULL);
+        "_QuantizeGranularBitRoundNumberOfSignificantDigits", NCZ_DATA_TYPE_INT, &four, 1, NULL);
     g_autoptr(NczAttribute) bad = ncz_attribute_new_values (
-        "_QuantizeGranularBitRoundNumberOfSignificantDigits", NCZ_TYPE_INT, &four, 1, NULL);
+        "_QuantizeGranularBitRoundNumberOfSignificantDigits", NCZ_DATA_TYPE_INT, &four, 1, NULL);
     g_assert_true (ncz_variable_set_attribute (f, a, &error));
     g_assert_no_error (error);
     g_assert_cmpint (ncz_variable_get_quantize (f, &nsd), ==, NCZ_QUANTIZE_GRANULARBR);
@@ -353,8 +353,8 @@ test_write_path (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(NczMemoryStore) store = NULL;
   g_autoptr(NczDataset) ds = filter_test_dataset_new (&store);
-  NczVariable *f = new_var (ds, "f", NCZ_TYPE_FLOAT);
-  NczVariable *d = new_var (ds, "d", NCZ_TYPE_DOUBLE);
+  NczVariable *f = new_var (ds, "f", NCZ_DATA_TYPE_FLOAT);
+  NczVariable *d = new_var (ds, "d", NCZ_DATA_TYPE_DOUBLE);
   float data[64], copy[64], expect[64], back[64];
   double ddata[64], dcopy[64], dexpect[64], dback[64];
   float fill = -1.0f;

@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include <ncz/ncz.h>
-#include "ncz-json-private.h"
+#include <ncz/ncz-json.h>
 
 #define SEPARATOR 0xFF
 #define N_PARTS 5
@@ -93,7 +93,7 @@ walk_variable (NczVariable *v)
   g_autofree guint64 *start = NULL;
   g_autoptr (GBytes) fill = NULL;
   GError *error = NULL;
-  NczType type = ncz_variable_get_value_type (v);
+  NczDataType type = ncz_variable_get_value_type (v);
   guint nd = 0;
   guint64 n;
   gsize es;
@@ -103,7 +103,7 @@ walk_variable (NczVariable *v)
       NczAttribute *a = g_ptr_array_index (attrs, i);
       gsize len = 0;
       (void) ncz_attribute_peek_values (a, &len);
-      if (ncz_attribute_get_value_type (a) == NCZ_TYPE_CHAR)
+      if (ncz_attribute_get_value_type (a) == NCZ_DATA_TYPE_CHAR)
         g_free (ncz_attribute_get_text (a, &len));
     }
   fill = ncz_variable_get_fill_value (v);
@@ -112,12 +112,12 @@ walk_variable (NczVariable *v)
 
   shape = ncz_variable_get_shape (v, &nd);
   n = ncz_variable_get_n_elements (v);
-  es = type == NCZ_TYPE_STRING ? ncz_variable_get_storage_element_size (v)
-                               : ncz_type_get_size (type);
+  es = type == NCZ_DATA_TYPE_STRING ? ncz_variable_get_storage_element_size (v)
+                               : ncz_data_type_get_size (type);
   if (es == 0 || n == 0 || n > MAX_READ_BYTES / es)
     return;
   start = g_new0 (guint64, nd + 1);
-  if (type == NCZ_TYPE_STRING)
+  if (type == NCZ_DATA_TYPE_STRING)
     {
       char **strv = ncz_variable_read_strings (v, nd, start, shape, NULL, NULL, &error);
       g_strfreev (strv);

@@ -8,4 +8,4 @@
 #include <ncz/ncz.h>
 
 /* Writes value @n of a numeric or char variable of type @t to @out */
-void interop_value_at (NczType t, guint64 n, gpointer out);
+void interop_value_at (NczDataType t, guint64 n, gpointer out);

@@ -64,37 +64,37 @@ append_double (GString *s, double d)
 }
 
 static void
-append_value (GString *s, NczType t, const guint8 *p)
+append_value (GString *s, NczDataType t, const guint8 *p)
 {
   switch (t)
     {
-    case NCZ_TYPE_BYTE: g_string_append_printf (s, "%d", *(const gint8 *) p); break;
-    case NCZ_TYPE_UBYTE: g_string_append_printf (s, "%u", *p); break;
-    case NCZ_TYPE_SHORT:
+    case NCZ_DATA_TYPE_BYTE: g_string_append_printf (s, "%d", *(const gint8 *) p); break;
+    case NCZ_DATA_TYPE_UBYTE: g_string_append_printf (s, "%u", *p); break;
+    case NCZ_DATA_TYPE_SHORT:
       { gint16 v; memcpy (&v, p, 2); g_string_append_printf (s, "%d", v); }
       break;
-    case NCZ_TYPE_USHORT:
+    case NCZ_DATA_TYPE_USHORT:
       { guint16 v; memcpy (&v, p, 2); g_string_append_printf (s, "%u", v); }
       break;
-    case NCZ_TYPE_INT:
+    case NCZ_DATA_TYPE_INT:
       { gint32 v; memcpy (&v, p, 4); g_string_append_printf (s, "%d", v); }
       break;
-    case NCZ_TYPE_UINT:
+    case NCZ_DATA_TYPE_UINT:
       { guint32 v; memcpy (&v, p, 4); g_string_append_printf (s, "%u", v); }
       break;
-    case NCZ_TYPE_INT64:
+    case NCZ_DATA_TYPE_INT64:
       { gint64 v; memcpy (&v, p, 8); g_string_append_printf (s, "%" G_GINT64_FORMAT, v); }
       break;
-    case NCZ_TYPE_UINT64:
+    case NCZ_DATA_TYPE_UINT64:
       { guint64 v; memcpy (&v, p, 8); g_string_append_printf (s, "%" G_GUINT64_FORMAT, v); }
       break;
-    case NCZ_TYPE_FLOAT:
+    case NCZ_DATA_TYPE_FLOAT:
       { float v; memcpy (&v, p, 4); append_double (s, v); }
       break;
-    case NCZ_TYPE_DOUBLE:
+    case NCZ_DATA_TYPE_DOUBLE:
       { double v; memcpy (&v, p, 8); append_double (s, v); }
       break;
-    case NCZ_TYPE_CHAR:
+    case NCZ_DATA_TYPE_CHAR:
       append_json_string_len (s, (const char *) p, *p ? 1 : 0);
       break;
     default:
@@ -115,13 +115,13 @@ append_attributes (GString *s, GPtrArray *attrs)
   for (guint i = 0; i < attrs->len; i++)
     {
       NczAttribute *a = g_ptr_array_index (attrs, i);
-      NczType t = ncz_attribute_get_value_type (a);
+      NczDataType t = ncz_attribute_get_value_type (a);
 
       if (i)
         g_string_append (s, ", ");
       append_json_string (s, ncz_attribute_get_name (a));
       g_string_append (s, ": ");
-      if (t == NCZ_TYPE_CHAR)
+      if (t == NCZ_DATA_TYPE_CHAR)
         {
           gsize len = 0;
           char *text = ncz_attribute_get_text (a, &len);
@@ -130,7 +130,7 @@ append_attributes (GString *s, GPtrArray *attrs)
           g_string_append_c (s, '}');
           g_free (text);
         }
-      else if (t == NCZ_TYPE_STRING)
+      else if (t == NCZ_DATA_TYPE_STRING)
         {
           const char * const *strv = ncz_attribute_get_strings (a);
           g_string_append (s, "{\"type\": \"string\", \"value\": [");
@@ -146,8 +146,8 @@ append_attributes (GString *s, GPtrArray *attrs)
         {
           gsize n = 0;
           const guint8 *p = ncz_attribute_peek_values (a, &n);
-          gsize es = ncz_type_get_size (t);
-          g_string_append_printf (s, "{\"type\": \"%s\", \"value\": [", ncz_type_get_name (t));
+          gsize es = ncz_data_type_get_size (t);
+          g_string_append_printf (s, "{\"type\": \"%s\", \"value\": [", ncz_data_type_get_name (t));
           for (gsize k = 0; k < n; k++)
             {
               if (k)
@@ -171,7 +171,7 @@ dump_variable (Out *out, NczVariable *v, const char *path)
 {
   GError *error = NULL;
   GString *s = out->vars;
-  NczType t = ncz_variable_get_value_type (v);
+  NczDataType t = ncz_variable_get_value_type (v);
   guint nd = 0, nc = 0;
   guint64 *shape = ncz_variable_get_shape (v, &nd);
   const guint64 *chunks = ncz_variable_get_chunk_sizes (v, &nc);
@@ -183,7 +183,7 @@ dump_variable (Out *out, NczVariable *v, const char *path)
   if (s->len > 1)
     g_string_append (s, ",\n ");
   append_json_string (s, path);
-  g_string_append_printf (s, ": {\"type\": \"%s\", \"shape\": [", ncz_type_get_name (t));
+  g_string_append_printf (s, ": {\"type\": \"%s\", \"shape\": [", ncz_data_type_get_name (t));
   for (guint i = 0; i < nd; i++)
     g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? ", " : "", shape[i]);
   g_string_append (s, "], \"chunks\": [");
@@ -203,13 +203,13 @@ dump_variable (Out *out, NczVariable *v, const char *path)
   fill = ncz_variable_get_fill_value (v);
   if (fill == NULL || ncz_variable_get_no_fill (v))
     g_string_append (s, "null");
-  else if (t == NCZ_TYPE_STRING)
+  else if (t == NCZ_DATA_TYPE_STRING)
     {
       gsize len;
       const char *p = g_bytes_get_data (fill, &len);
       append_json_string_len (s, p ? p : "", p ? strnlen (p, len) : 0);
     }
-  else if (g_bytes_get_size (fill) >= ncz_type_get_size (t))
+  else if (g_bytes_get_size (fill) >= ncz_data_type_get_size (t))
     append_value (s, t, g_bytes_get_data (fill, NULL));
   else
     g_string_append (s, "null");
@@ -217,7 +217,7 @@ dump_variable (Out *out, NczVariable *v, const char *path)
     g_bytes_unref (fill);
 
   g_string_append (s, ", \"values\": [");
-  if (t == NCZ_TYPE_STRING)
+  if (t == NCZ_DATA_TYPE_STRING)
     {
       char **strv = ncz_variable_read_strings (v, nd, start, shape, NULL, NULL, &error);
       if (strv == NULL)
@@ -232,7 +232,7 @@ dump_variable (Out *out, NczVariable *v, const char *path)
     }
   else if (n > 0)
     {
-      gsize es = ncz_type_get_size (t);
+      gsize es = ncz_data_type_get_size (t);
       guint8 *buf = g_malloc0 (n * es);
       if (!ncz_variable_read (v, nd, start, shape, NULL, buf, n * es, NULL, &error))
         die (path, error);

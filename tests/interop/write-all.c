@@ -49,10 +49,10 @@ die (const char *what, GError *error)
   exit (1);
 }
 
-static const NczType numeric_types[] = {
-  NCZ_TYPE_BYTE, NCZ_TYPE_UBYTE, NCZ_TYPE_SHORT, NCZ_TYPE_USHORT,
-  NCZ_TYPE_INT, NCZ_TYPE_UINT, NCZ_TYPE_INT64, NCZ_TYPE_UINT64,
-  NCZ_TYPE_FLOAT, NCZ_TYPE_DOUBLE,
+static const NczDataType numeric_types[] = {
+  NCZ_DATA_TYPE_BYTE, NCZ_DATA_TYPE_UBYTE, NCZ_DATA_TYPE_SHORT, NCZ_DATA_TYPE_USHORT,
+  NCZ_DATA_TYPE_INT, NCZ_DATA_TYPE_UINT, NCZ_DATA_TYPE_INT64, NCZ_DATA_TYPE_UINT64,
+  NCZ_DATA_TYPE_FLOAT, NCZ_DATA_TYPE_DOUBLE,
 };
 
 static char *
@@ -89,26 +89,26 @@ append_json_string (GString *s, const char *str)
 
 /* A JSON value for one element of type @t at @p. */
 static void
-append_value (GString *s, NczType t, gconstpointer p)
+append_value (GString *s, NczDataType t, gconstpointer p)
 {
   double d;
 
   switch (t)
     {
-    case NCZ_TYPE_BYTE: g_string_append_printf (s, "%d", *(const gint8 *) p); return;
-    case NCZ_TYPE_UBYTE: g_string_append_printf (s, "%u", *(const guint8 *) p); return;
-    case NCZ_TYPE_SHORT: g_string_append_printf (s, "%d", *(const gint16 *) p); return;
-    case NCZ_TYPE_USHORT: g_string_append_printf (s, "%u", *(const guint16 *) p); return;
-    case NCZ_TYPE_INT: g_string_append_printf (s, "%d", *(const gint32 *) p); return;
-    case NCZ_TYPE_UINT: g_string_append_printf (s, "%u", *(const guint32 *) p); return;
-    case NCZ_TYPE_INT64:
+    case NCZ_DATA_TYPE_BYTE: g_string_append_printf (s, "%d", *(const gint8 *) p); return;
+    case NCZ_DATA_TYPE_UBYTE: g_string_append_printf (s, "%u", *(const guint8 *) p); return;
+    case NCZ_DATA_TYPE_SHORT: g_string_append_printf (s, "%d", *(const gint16 *) p); return;
+    case NCZ_DATA_TYPE_USHORT: g_string_append_printf (s, "%u", *(const guint16 *) p); return;
+    case NCZ_DATA_TYPE_INT: g_string_append_printf (s, "%d", *(const gint32 *) p); return;
+    case NCZ_DATA_TYPE_UINT: g_string_append_printf (s, "%u", *(const guint32 *) p); return;
+    case NCZ_DATA_TYPE_INT64:
       g_string_append_printf (s, "%" G_GINT64_FORMAT, *(const gint64 *) p);
       return;
-    case NCZ_TYPE_UINT64:
+    case NCZ_DATA_TYPE_UINT64:
       g_string_append_printf (s, "%" G_GUINT64_FORMAT, *(const guint64 *) p);
       return;
-    case NCZ_TYPE_FLOAT: d = *(const float *) p; break;
-    case NCZ_TYPE_DOUBLE: d = *(const double *) p; break;
+    case NCZ_DATA_TYPE_FLOAT: d = *(const float *) p; break;
+    case NCZ_DATA_TYPE_DOUBLE: d = *(const double *) p; break;
     default: g_assert_not_reached ();
     }
   if (isnan (d))
@@ -138,7 +138,7 @@ typedef struct {
   NczGroup *grp;
   const char *gpath;
   const char *name;
-  NczType type;
+  NczDataType type;
   guint nd;
   const char *dims[MAX_DIMS];
   guint64 chunks[MAX_DIMS];       /* all 0: default chunking */
@@ -193,7 +193,7 @@ make_var (Ctx *ctx, VarSpec *vs)
     {
       gint32 len = (gint32) vs->maxstrlen;
       g_autoptr (NczAttribute) a = ncz_attribute_new_values ("_nczarr_maxstrlen",
-                                                             NCZ_TYPE_INT, &len, 1, &error);
+                                                             NCZ_DATA_TYPE_INT, &len, 1, &error);
       if (a == NULL || !ncz_variable_set_attribute (v, a, &error))
         die (path, error);
     }
@@ -217,8 +217,8 @@ make_var (Ctx *ctx, VarSpec *vs)
       char **strings = NULL;
       guint8 *buf = NULL;
 
-      esize = vs->type == NCZ_TYPE_STRING ? sizeof (char *) : ncz_type_get_size (vs->type);
-      if (vs->type == NCZ_TYPE_STRING)
+      esize = vs->type == NCZ_DATA_TYPE_STRING ? sizeof (char *) : ncz_data_type_get_size (vs->type);
+      if (vs->type == NCZ_DATA_TYPE_STRING)
         strings = g_new0 (char *, n_write + 1);
       else
         buf = g_malloc0 (n_write * esize);
@@ -267,7 +267,7 @@ make_var (Ctx *ctx, VarSpec *vs)
       g_string_append (s, ",\n  ");
     g_string_append_printf (s, "{\"path\": \"%s\", \"group\": \"%s\", \"name\": \"%s\", "
                             "\"type\": \"%s\", \"seed\": %u, \"shape\": ",
-                            path, vs->gpath, vs->name, ncz_type_get_name (vs->type), seed);
+                            path, vs->gpath, vs->name, ncz_data_type_get_name (vs->type), seed);
     append_u64_list (s, shape, vs->nd);
     g_string_append (s, ", \"chunks\": ");
     if (chunks_set)
@@ -291,7 +291,7 @@ make_var (Ctx *ctx, VarSpec *vs)
     g_string_append (s, ", \"fill\": ");
     if (vs->fill == NULL)
       g_string_append (s, "null");
-    else if (vs->type == NCZ_TYPE_STRING)
+    else if (vs->type == NCZ_DATA_TYPE_STRING)
       append_json_string (s, g_bytes_get_data (vs->fill, NULL));
     else
       append_value (s, vs->type, g_bytes_get_data (vs->fill, NULL));
@@ -329,16 +329,16 @@ set_attr (NczGroup *grp, NczVariable *var, NczAttribute *a, const char *what)
 /* A numeric attribute of @n values following the formula. */
 static void
 num_attr (Ctx *ctx, NczGroup *grp, NczVariable *var, const char *owner,
-          const char *name, NczType t, guint n)
+          const char *name, NczDataType t, guint n)
 {
   GError *error = NULL;
   guint seed;
-  gsize es = ncz_type_get_size (t);
+  gsize es = ncz_data_type_get_size (t);
   guint8 *buf;
   NczAttribute *a;
   char *body;
 
-  if (!ctx->full && n > 1 && ncz_type_is_integer (t))
+  if (!ctx->full && n > 1 && ncz_data_type_is_integer (t))
     return;
   seed = ctx->next_seed++;
   buf = g_malloc0 (n * es);
@@ -349,7 +349,7 @@ num_attr (Ctx *ctx, NczGroup *grp, NczVariable *var, const char *owner,
   if (a == NULL)
     die (name, error);
   set_attr (grp, var, a, name);
-  body = g_strdup_printf ("\"type\": \"%s\", \"n\": %u, \"seed\": %u", ncz_type_get_name (t), n, seed);
+  body = g_strdup_printf ("\"type\": \"%s\", \"n\": %u, \"seed\": %u", ncz_data_type_get_name (t), n, seed);
   record_attr (ctx, owner, var != NULL, name, body);
   g_free (body);
   g_free (buf);
@@ -390,7 +390,7 @@ special_attr (Ctx *ctx, NczGroup *grp, const char *name)
 {
   GError *error = NULL;
   double v[3] = { NAN, INFINITY, -INFINITY };
-  NczAttribute *a = ncz_attribute_new_values (name, NCZ_TYPE_DOUBLE, v, 3, &error);
+  NczAttribute *a = ncz_attribute_new_values (name, NCZ_DATA_TYPE_DOUBLE, v, 3, &error);
 
   if (a == NULL)
     die (name, error);
@@ -400,9 +400,9 @@ special_attr (Ctx *ctx, NczGroup *grp, const char *name)
 }
 
 static GBytes *
-fill_bytes (NczType t, gconstpointer value)
+fill_bytes (NczDataType t, gconstpointer value)
 {
-  return g_bytes_new (value, ncz_type_get_size (t));
+  return g_bytes_new (value, ncz_data_type_get_size (t));
 }
 
 static void
@@ -426,7 +426,7 @@ write_dataset (Ctx *ctx, NczDataset *ds)
     {
       VarSpec vs = { root, "", NULL, numeric_types[t], 2, { "x", "y" }, { 3, 2 },
                      { 1, 0 }, { 5, 3 }, FALSE, FALSE, NULL, FALSE, 0 };
-      g_snprintf (name, sizeof name, "t_%s", ncz_type_get_name (numeric_types[t]));
+      g_snprintf (name, sizeof name, "t_%s", ncz_data_type_get_name (numeric_types[t]));
       vs.name = name;
       make_var (ctx, &vs);
     }
@@ -437,18 +437,18 @@ write_dataset (Ctx *ctx, NczDataset *ds)
       VarSpec vs = { root, "", NULL, numeric_types[t], 1, { "n" }, { 4 },
                      { 0 }, { 0 }, TRUE, FALSE, NULL, FALSE, 0 };
       NczVariable *v;
-      g_snprintf (name, sizeof name, "f_%s", ncz_type_get_name (numeric_types[t]));
+      g_snprintf (name, sizeof name, "f_%s", ncz_data_type_get_name (numeric_types[t]));
       vs.name = name;
       v = make_var (ctx, &vs);
-      if (numeric_types[t] == NCZ_TYPE_DOUBLE)
+      if (numeric_types[t] == NCZ_DATA_TYPE_DOUBLE)
         {
           /* a variable carrying an attribute of every type */
           for (guint a = 0; a < G_N_ELEMENTS (numeric_types); a++)
             {
               char an[64];
-              g_snprintf (an, sizeof an, "va_%s", ncz_type_get_name (numeric_types[a]));
+              g_snprintf (an, sizeof an, "va_%s", ncz_data_type_get_name (numeric_types[a]));
               num_attr (ctx, root, v, "f_double", an, numeric_types[a], 1);
-              g_snprintf (an, sizeof an, "vv_%s", ncz_type_get_name (numeric_types[a]));
+              g_snprintf (an, sizeof an, "vv_%s", ncz_data_type_get_name (numeric_types[a]));
               num_attr (ctx, root, v, "f_double", an, numeric_types[a], 3);
             }
           text_attr (ctx, root, v, "f_double", "long_name", "a double variable");
@@ -458,10 +458,10 @@ write_dataset (Ctx *ctx, NczDataset *ds)
               strings_attr (ctx, root, v, "f_double", "labels", s, 3);
             }
         }
-      if (numeric_types[t] == NCZ_TYPE_INT)
+      if (numeric_types[t] == NCZ_DATA_TYPE_INT)
         {
           text_attr (ctx, root, v, "f_int", "units", "m s-1");
-          num_attr (ctx, root, v, "f_int", "valid_range", NCZ_TYPE_INT, 2);
+          num_attr (ctx, root, v, "f_int", "valid_range", NCZ_DATA_TYPE_INT, 2);
         }
     }
 
@@ -472,13 +472,13 @@ write_dataset (Ctx *ctx, NczDataset *ds)
     guint64 umax = G_MAXUINT64;
     gint8 bfill = -5;
     gint32 ibe = 42;
-    struct { const char *name; NczType t; gconstpointer fill; } fills[] = {
-      { "fill_nan", NCZ_TYPE_FLOAT, &fnan },
-      { "fill_ninf", NCZ_TYPE_DOUBLE, &dninf },
-      { "fill_u64max", NCZ_TYPE_UINT64, &umax },
-      { "fill_d", NCZ_TYPE_DOUBLE, &dprec },
-      { "fill_b", NCZ_TYPE_BYTE, &bfill },
-      { "fill_f", NCZ_TYPE_FLOAT, &f15 },
+    struct { const char *name; NczDataType t; gconstpointer fill; } fills[] = {
+      { "fill_nan", NCZ_DATA_TYPE_FLOAT, &fnan },
+      { "fill_ninf", NCZ_DATA_TYPE_DOUBLE, &dninf },
+      { "fill_u64max", NCZ_DATA_TYPE_UINT64, &umax },
+      { "fill_d", NCZ_DATA_TYPE_DOUBLE, &dprec },
+      { "fill_b", NCZ_DATA_TYPE_BYTE, &bfill },
+      { "fill_f", NCZ_DATA_TYPE_FLOAT, &f15 },
     };
     for (guint i = 0; i < G_N_ELEMENTS (fills); i++)
       {
@@ -492,17 +492,17 @@ write_dataset (Ctx *ctx, NczDataset *ds)
     /* Big-endian variables */
     if (ctx->full)
       {
-        static const NczType be[] = { NCZ_TYPE_SHORT, NCZ_TYPE_USHORT, NCZ_TYPE_INT,
-                                      NCZ_TYPE_UINT, NCZ_TYPE_INT64, NCZ_TYPE_UINT64,
-                                      NCZ_TYPE_FLOAT, NCZ_TYPE_DOUBLE };
+        static const NczDataType be[] = { NCZ_DATA_TYPE_SHORT, NCZ_DATA_TYPE_USHORT, NCZ_DATA_TYPE_INT,
+                                      NCZ_DATA_TYPE_UINT, NCZ_DATA_TYPE_INT64, NCZ_DATA_TYPE_UINT64,
+                                      NCZ_DATA_TYPE_FLOAT, NCZ_DATA_TYPE_DOUBLE };
         for (guint i = 0; i < G_N_ELEMENTS (be); i++)
           {
             VarSpec vs = { root, "", NULL, be[i], 2, { "x", "y" }, { 3, 2 },
                            { 1, 1 }, { 4, 4 }, FALSE, FALSE, NULL, TRUE, 0 };
-            g_snprintf (name, sizeof name, "be_%s", ncz_type_get_name (be[i]));
+            g_snprintf (name, sizeof name, "be_%s", ncz_data_type_get_name (be[i]));
             vs.name = name;
-            if (be[i] == NCZ_TYPE_INT)
-              vs.fill = fill_bytes (NCZ_TYPE_INT, &ibe);
+            if (be[i] == NCZ_DATA_TYPE_INT)
+              vs.fill = fill_bytes (NCZ_DATA_TYPE_INT, &ibe);
             make_var (ctx, &vs);
             if (vs.fill)
               g_bytes_unref (vs.fill);
@@ -511,20 +511,20 @@ write_dataset (Ctx *ctx, NczDataset *ds)
 
     /* Scalars */
     {
-      static const NczType sc[] = { NCZ_TYPE_INT, NCZ_TYPE_DOUBLE, NCZ_TYPE_UBYTE,
-                                    NCZ_TYPE_UINT64 };
+      static const NczDataType sc[] = { NCZ_DATA_TYPE_INT, NCZ_DATA_TYPE_DOUBLE, NCZ_DATA_TYPE_UBYTE,
+                                    NCZ_DATA_TYPE_UINT64 };
       for (guint i = 0; i < G_N_ELEMENTS (sc); i++)
         {
           VarSpec vs = { root, "", NULL, sc[i], 0, { NULL }, { 0 },
                          { 0 }, { 0 }, TRUE, FALSE, NULL, FALSE, 0 };
-          g_snprintf (name, sizeof name, "sc_%s", ncz_type_get_name (sc[i]));
+          g_snprintf (name, sizeof name, "sc_%s", ncz_data_type_get_name (sc[i]));
           vs.name = name;
           make_var (ctx, &vs);
         }
       {
-        VarSpec vs = { root, "", "sc_fill", NCZ_TYPE_FLOAT, 0, { NULL }, { 0 },
+        VarSpec vs = { root, "", "sc_fill", NCZ_DATA_TYPE_FLOAT, 0, { NULL }, { 0 },
                        { 0 }, { 0 }, FALSE, TRUE, NULL, FALSE, 0 };
-        vs.fill = fill_bytes (NCZ_TYPE_FLOAT, &fsc);
+        vs.fill = fill_bytes (NCZ_DATA_TYPE_FLOAT, &fsc);
         make_var (ctx, &vs);
         g_bytes_unref (vs.fill);
       }
@@ -534,15 +534,15 @@ write_dataset (Ctx *ctx, NczDataset *ds)
   /* Strings and chars */
   if (ctx->full)
     {
-      VarSpec str = { root, "", "str", NCZ_TYPE_STRING, 1, { "s" }, { 0 },
+      VarSpec str = { root, "", "str", NCZ_DATA_TYPE_STRING, 1, { "s" }, { 0 },
                       { 0 }, { 0 }, TRUE, FALSE, NULL, FALSE, 0 };
-      VarSpec str8 = { root, "", "str8", NCZ_TYPE_STRING, 2, { "x", "y" }, { 3, 2 },
+      VarSpec str8 = { root, "", "str8", NCZ_DATA_TYPE_STRING, 2, { "x", "y" }, { 3, 2 },
                        { 1, 0 }, { 5, 3 }, FALSE, FALSE, NULL, FALSE, 8 };
-      VarSpec scs = { root, "", "sc_string", NCZ_TYPE_STRING, 0, { NULL }, { 0 },
+      VarSpec scs = { root, "", "sc_string", NCZ_DATA_TYPE_STRING, 0, { NULL }, { 0 },
                       { 0 }, { 0 }, TRUE, FALSE, NULL, FALSE, 0 };
-      VarSpec chars = { root, "", "chars", NCZ_TYPE_CHAR, 2, { "s", "c" }, { 0 },
+      VarSpec chars = { root, "", "chars", NCZ_DATA_TYPE_CHAR, 2, { "s", "c" }, { 0 },
                         { 0 }, { 0 }, TRUE, FALSE, NULL, FALSE, 0 };
-      VarSpec chars2 = { root, "", "chars2", NCZ_TYPE_CHAR, 2, { "x", "y" }, { 3, 2 },
+      VarSpec chars2 = { root, "", "chars2", NCZ_DATA_TYPE_CHAR, 2, { "x", "y" }, { 3, 2 },
                          { 1, 0 }, { 5, 3 }, FALSE, FALSE, NULL, FALSE, 0 };
       make_var (ctx, &str);
       make_var (ctx, &str8);
@@ -554,9 +554,9 @@ write_dataset (Ctx *ctx, NczDataset *ds)
   /* Global attributes of every type, scalars and vectors */
   for (guint t = 0; t < G_N_ELEMENTS (numeric_types); t++)
     {
-      g_snprintf (name, sizeof name, "a_%s", ncz_type_get_name (numeric_types[t]));
+      g_snprintf (name, sizeof name, "a_%s", ncz_data_type_get_name (numeric_types[t]));
       num_attr (ctx, root, NULL, "", name, numeric_types[t], 1);
-      g_snprintf (name, sizeof name, "av_%s", ncz_type_get_name (numeric_types[t]));
+      g_snprintf (name, sizeof name, "av_%s", ncz_data_type_get_name (numeric_types[t]));
       num_attr (ctx, root, NULL, "", name, numeric_types[t], 3);
     }
   text_attr (ctx, root, NULL, "", "title", "Ncz interoperability test");
@@ -575,33 +575,33 @@ write_dataset (Ctx *ctx, NczDataset *ds)
     die ("g1", error);
   add_dim (ctx, g1, "g1", "z", 4);
   {
-    VarSpec v = { g1, "g1", "v", NCZ_TYPE_INT, 2, { "x", "z" }, { 3, 3 },
+    VarSpec v = { g1, "g1", "v", NCZ_DATA_TYPE_INT, 2, { "x", "z" }, { 3, 3 },
                   { 0, 1 }, { 4, 2 }, FALSE, FALSE, NULL, FALSE, 0 };
-    VarSpec d = { g1, "g1", "d", NCZ_TYPE_DOUBLE, 1, { "z" }, { 0 },
+    VarSpec d = { g1, "g1", "d", NCZ_DATA_TYPE_DOUBLE, 1, { "z" }, { 0 },
                   { 0 }, { 0 }, TRUE, FALSE, NULL, FALSE, 0 };
     NczVariable *dv;
     make_var (ctx, &v);
     dv = make_var (ctx, &d);
     text_attr (ctx, g1, dv, "g1/d", "units", "K");
   }
-  num_attr (ctx, g1, NULL, "g1", "g_int", NCZ_TYPE_INT, 1);
+  num_attr (ctx, g1, NULL, "g1", "g_int", NCZ_DATA_TYPE_INT, 1);
   text_attr (ctx, g1, NULL, "g1", "g_text", "group one");
 
   g2 = ncz_group_add_group (g1, "g2", &error);
   if (g2 == NULL)
     die ("g1/g2", error);
   {
-    VarSpec w = { g2, "g1/g2", "w", NCZ_TYPE_SHORT, 2, { "z", "y" }, { 2, 2 },
+    VarSpec w = { g2, "g1/g2", "w", NCZ_DATA_TYPE_SHORT, 2, { "z", "y" }, { 2, 2 },
                   { 1, 1 }, { 3, 3 }, FALSE, FALSE, NULL, FALSE, 0 };
     make_var (ctx, &w);
     if (ctx->full)
       {
-        VarSpec s = { g2, "g1/g2", "s", NCZ_TYPE_STRING, 1, { "z" }, { 0 },
+        VarSpec s = { g2, "g1/g2", "s", NCZ_DATA_TYPE_STRING, 1, { "z" }, { 0 },
                       { 0 }, { 0 }, TRUE, FALSE, NULL, FALSE, 0 };
         make_var (ctx, &s);
       }
   }
-  num_attr (ctx, g2, NULL, "g1/g2", "g2_double", NCZ_TYPE_DOUBLE, 2);
+  num_attr (ctx, g2, NULL, "g1/g2", "g2_double", NCZ_DATA_TYPE_DOUBLE, 2);
 
   g3 = ncz_group_add_group (root, "g3", &error);
   if (g3 == NULL)

@@ -148,22 +148,22 @@ apply_step (NczVariable *var, const char *step)
 
 /* Element @i of the --values ramps, converted to @t. */
 static void
-ramp_at (NczType t, guint64 i, double add, gpointer out)
+ramp_at (NczDataType t, guint64 i, double add, gpointer out)
 {
   double v = (double) i + add;
 
   switch (t)
     {
-    case NCZ_TYPE_BYTE: *(gint8 *) out = (gint8) v; break;
-    case NCZ_TYPE_UBYTE: *(guint8 *) out = (guint8) v; break;
-    case NCZ_TYPE_SHORT: *(gint16 *) out = (gint16) v; break;
-    case NCZ_TYPE_USHORT: *(guint16 *) out = (guint16) v; break;
-    case NCZ_TYPE_INT: *(gint32 *) out = (gint32) v; break;
-    case NCZ_TYPE_UINT: *(guint32 *) out = (guint32) v; break;
-    case NCZ_TYPE_INT64: *(gint64 *) out = (gint64) v; break;
-    case NCZ_TYPE_UINT64: *(guint64 *) out = (guint64) v; break;
-    case NCZ_TYPE_FLOAT: *(float *) out = (float) v; break;
-    case NCZ_TYPE_DOUBLE: *(double *) out = v; break;
+    case NCZ_DATA_TYPE_BYTE: *(gint8 *) out = (gint8) v; break;
+    case NCZ_DATA_TYPE_UBYTE: *(guint8 *) out = (guint8) v; break;
+    case NCZ_DATA_TYPE_SHORT: *(gint16 *) out = (gint16) v; break;
+    case NCZ_DATA_TYPE_USHORT: *(guint16 *) out = (guint16) v; break;
+    case NCZ_DATA_TYPE_INT: *(gint32 *) out = (gint32) v; break;
+    case NCZ_DATA_TYPE_UINT: *(guint32 *) out = (guint32) v; break;
+    case NCZ_DATA_TYPE_INT64: *(gint64 *) out = (gint64) v; break;
+    case NCZ_DATA_TYPE_UINT64: *(guint64 *) out = (guint64) v; break;
+    case NCZ_DATA_TYPE_FLOAT: *(float *) out = (float) v; break;
+    case NCZ_DATA_TYPE_DOUBLE: *(double *) out = v; break;
     default: die ("write-codecs", NULL);
     }
 }
@@ -187,7 +187,7 @@ add_variable (NczGroup *root, NczGroup *grp, const char *spec, guint seed)
   guint64 shape[MAX_DIMS], chunks[MAX_DIMS], start[MAX_DIMS] = { 0 };
   NczDimension *dims[MAX_DIMS];
   guint nd, nc;
-  NczType type;
+  NczDataType type;
   NczVariable *var;
   guint64 n = 1;
   gsize es;
@@ -199,8 +199,8 @@ add_variable (NczGroup *root, NczGroup *grp, const char *spec, guint seed)
 
   if (g_strv_length (f) != 5)
     die (spec, NULL);
-  type = ncz_type_from_name (f[1]);
-  if (!ncz_type_is_integer (type) && !ncz_type_is_float (type))
+  type = ncz_data_type_from_name (f[1]);
+  if (!ncz_data_type_is_integer (type) && !ncz_data_type_is_float (type))
     die (f[1], NULL);
   nd = parse_sizes (f[2], shape, spec);
   nc = parse_sizes (f[3], chunks, spec);
@@ -245,7 +245,7 @@ add_variable (NczGroup *root, NczGroup *grp, const char *spec, guint seed)
     }
 
   kind = kinds[MIN (seed, g_strv_length (kinds)) - 1];
-  es = ncz_type_get_size (type);
+  es = ncz_data_type_get_size (type);
   buf = g_malloc (n * es);
   for (guint64 i = 0; i < n; i++)
     if (strcmp (kind, "formula") == 0)

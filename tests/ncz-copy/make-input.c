@@ -28,7 +28,7 @@ check (gboolean ok, GError *error)
 }
 
 static NczVariable *
-add_var (NczGroup *g, const char *name, NczType type, guint rank, NczDimension **dims)
+add_var (NczGroup *g, const char *name, NczDataType type, guint rank, NczDimension **dims)
 {
   GError *error = NULL;
   NczVariable *v = ncz_group_add_variable (g, name, type, rank, dims, &error);
@@ -83,10 +83,10 @@ make_rich (NczGroup *root)
     double d = 3.25;
     const char *strs[] = { "alpha", "beta gamma", NULL };
     guint64 big = G_MAXUINT64;
-    set_attr (NULL, root, ncz_attribute_new_values ("ints", NCZ_TYPE_INT, ints, 3, NULL));
-    set_attr (NULL, root, ncz_attribute_new_values ("dbl", NCZ_TYPE_DOUBLE, &d, 1, NULL));
+    set_attr (NULL, root, ncz_attribute_new_values ("ints", NCZ_DATA_TYPE_INT, ints, 3, NULL));
+    set_attr (NULL, root, ncz_attribute_new_values ("dbl", NCZ_DATA_TYPE_DOUBLE, &d, 1, NULL));
     set_attr (NULL, root, ncz_attribute_new_strings ("strs", strs, 2));
-    set_attr (NULL, root, ncz_attribute_new_values ("big", NCZ_TYPE_UINT64, &big, 1, NULL));
+    set_attr (NULL, root, ncz_attribute_new_values ("big", NCZ_DATA_TYPE_UINT64, &big, 1, NULL));
   }
 
   /* int v(t, x): bzip2, fill value, only some chunks written */
@@ -99,7 +99,7 @@ make_rich (NczGroup *root)
     guint64 start[] = { 2, 4 }, count[] = { 2, 4 };
     g_autoptr(GBytes) fb = g_bytes_new (&fill, sizeof fill);
 
-    v = add_var (root, "v", NCZ_TYPE_INT, 2, dims);
+    v = add_var (root, "v", NCZ_DATA_TYPE_INT, 2, dims);
     check (ncz_variable_set_chunk_sizes (v, cs, 2, &error), error);
     check (ncz_variable_add_filter (v, NCZ_FILTER_BZIP2, params, 1, &error), error);
     check (ncz_variable_set_fill_value (v, fb, &error), error);
@@ -113,7 +113,7 @@ make_rich (NczGroup *root)
     NczDimension *dims[] = { y, x };
     guint64 cs[] = { 3, 4 };
     double vals[7 * 10];
-    v = add_var (root, "d", NCZ_TYPE_DOUBLE, 2, dims);
+    v = add_var (root, "d", NCZ_DATA_TYPE_DOUBLE, 2, dims);
     check (ncz_variable_set_chunk_sizes (v, cs, 2, &error), error);
     check (ncz_variable_set_endianness (v, NCZ_ENDIANNESS_BIG, &error), error);
     check (ncz_variable_set_deflate (v, TRUE, TRUE, 5, &error), error);
@@ -124,7 +124,7 @@ make_rich (NczGroup *root)
   /* float w(x): zstd */
   {
     float vals[10];
-    v = add_var (root, "w", NCZ_TYPE_FLOAT, 1, &x);
+    v = add_var (root, "w", NCZ_DATA_TYPE_FLOAT, 1, &x);
     check (ncz_variable_set_zstandard (v, 3, &error), error);
     for (int i = 0; i < 10; i++)
       vals[i] = (float) i / 3.0f;
@@ -133,7 +133,7 @@ make_rich (NczGroup *root)
   /* float q(x): quantized */
   {
     float vals[10];
-    v = add_var (root, "q", NCZ_TYPE_FLOAT, 1, &x);
+    v = add_var (root, "q", NCZ_DATA_TYPE_FLOAT, 1, &x);
     check (ncz_variable_set_quantize (v, NCZ_QUANTIZE_BITGROOM, 3, &error), error);
     for (int i = 0; i < 10; i++)
       vals[i] = 3.14159265f * (float) i;
@@ -142,7 +142,7 @@ make_rich (NczGroup *root)
   /* ubyte ub(x): no fill */
   {
     guint8 vals[10];
-    v = add_var (root, "ub", NCZ_TYPE_UBYTE, 1, &x);
+    v = add_var (root, "ub", NCZ_DATA_TYPE_UBYTE, 1, &x);
     check (ncz_variable_set_no_fill (v, TRUE, &error), error);
     for (int i = 0; i < 10; i++)
       vals[i] = (guint8) (250 + i);
@@ -165,12 +165,12 @@ make_rich (NczGroup *root)
         u16[i] = (guint16) (65535 - i);
         u32[i] = 4294967295u - (guint32) i;
       }
-    write_all (add_var (root, "i64", NCZ_TYPE_INT64, 1, &x), i64, sizeof i64);
-    write_all (add_var (root, "u64", NCZ_TYPE_UINT64, 1, &x), u64, sizeof u64);
-    write_all (add_var (root, "s16", NCZ_TYPE_SHORT, 1, &x), s16, sizeof s16);
-    write_all (add_var (root, "s8", NCZ_TYPE_BYTE, 1, &x), s8, sizeof s8);
-    write_all (add_var (root, "u16", NCZ_TYPE_USHORT, 1, &x), u16, sizeof u16);
-    write_all (add_var (root, "u32", NCZ_TYPE_UINT, 1, &x), u32, sizeof u32);
+    write_all (add_var (root, "i64", NCZ_DATA_TYPE_INT64, 1, &x), i64, sizeof i64);
+    write_all (add_var (root, "u64", NCZ_DATA_TYPE_UINT64, 1, &x), u64, sizeof u64);
+    write_all (add_var (root, "s16", NCZ_DATA_TYPE_SHORT, 1, &x), s16, sizeof s16);
+    write_all (add_var (root, "s8", NCZ_DATA_TYPE_BYTE, 1, &x), s8, sizeof s8);
+    write_all (add_var (root, "u16", NCZ_DATA_TYPE_USHORT, 1, &x), u16, sizeof u16);
+    write_all (add_var (root, "u32", NCZ_DATA_TYPE_UINT, 1, &x), u32, sizeof u32);
   }
   /* char c(y, n) */
   {
@@ -178,27 +178,27 @@ make_rich (NczGroup *root)
     char text[7 * 4];
     for (int i = 0; i < 28; i++)
       text[i] = (char) ('a' + i % 26);
-    write_all (add_var (root, "c", NCZ_TYPE_CHAR, 2, dims), text, sizeof text);
+    write_all (add_var (root, "c", NCZ_DATA_TYPE_CHAR, 2, dims), text, sizeof text);
   }
   /* string s(n) with a fill value, and a scalar short */
   {
     const char *strs[] = { "one", "", "three three", "ünïcode", NULL };
     guint64 start = 0, count = 4;
     g_autoptr(GBytes) fb = g_bytes_new ("missing", 8);
-    v = add_var (root, "s", NCZ_TYPE_STRING, 1, &n);
+    v = add_var (root, "s", NCZ_DATA_TYPE_STRING, 1, &n);
     check (ncz_variable_set_fill_value (v, fb, &error), error);
     check (ncz_variable_write_strings (v, 1, &start, &count, NULL, strs, NULL, &error), error);
   }
   {
     gint16 value = -7;
-    v = add_var (root, "scalar", NCZ_TYPE_SHORT, 0, NULL);
+    v = add_var (root, "scalar", NCZ_DATA_TYPE_SHORT, 0, NULL);
     set_attr (v, NULL, ncz_attribute_new_text ("long_name", "a scalar", -1));
     check (ncz_variable_write (v, 0, NULL, NULL, NULL, &value, sizeof value, NULL, &error), error);
   }
   /* never written */
   {
     NczDimension *dims[] = { x, y };
-    add_var (root, "empty", NCZ_TYPE_INT, 2, dims);
+    add_var (root, "empty", NCZ_DATA_TYPE_INT, 2, dims);
   }
 
   /* groups */
@@ -209,7 +209,7 @@ make_rich (NczGroup *root)
   {
     NczDimension *dims[] = { z, x };
     double vals[30];
-    v = add_var (g1, "u", NCZ_TYPE_DOUBLE, 2, dims);
+    v = add_var (g1, "u", NCZ_DATA_TYPE_DOUBLE, 2, dims);
     check (ncz_variable_set_fletcher32 (v, &error), error);
     for (int i = 0; i < 30; i++)
       vals[i] = -i * 0.25;
@@ -219,13 +219,13 @@ make_rich (NczGroup *root)
     gint32 vals[10];
     for (int i = 0; i < 10; i++)
       vals[i] = i * i;
-    write_all (add_var (g1, "w", NCZ_TYPE_INT, 1, &x), vals, sizeof vals);
+    write_all (add_var (g1, "w", NCZ_DATA_TYPE_INT, 1, &x), vals, sizeof vals);
   }
   g2 = ncz_group_add_group (g1, "g2", &error);
   check (g2 != NULL, error);
   {
     const char *strs[] = { "deep", NULL };
-    v = add_var (g2, "name", NCZ_TYPE_STRING, 0, NULL);
+    v = add_var (g2, "name", NCZ_DATA_TYPE_STRING, 0, NULL);
     check (ncz_variable_write_strings (v, 0, NULL, NULL, NULL, strs, NULL, &error), error);
   }
 }
@@ -245,20 +245,20 @@ make_plain (NczGroup *root)
 
   for (int i = 0; i < 72; i++)
     vals[i] = (float) i * 0.5f;
-  v = add_var (root, "a", NCZ_TYPE_FLOAT, 2, dims);
+  v = add_var (root, "a", NCZ_DATA_TYPE_FLOAT, 2, dims);
   check (ncz_variable_set_chunk_sizes (v, cs, 2, &error), error);
   write_all (v, vals, sizeof vals);
-  v = add_var (root, "b", NCZ_TYPE_FLOAT, 2, dims);
+  v = add_var (root, "b", NCZ_DATA_TYPE_FLOAT, 2, dims);
   check (ncz_variable_set_chunk_sizes (v, cs, 2, &error), error);
   write_all (v, vals, sizeof vals);
-  v = add_var (root, "f", NCZ_TYPE_FLOAT, 2, dims);
+  v = add_var (root, "f", NCZ_DATA_TYPE_FLOAT, 2, dims);
   check (ncz_variable_set_chunk_sizes (v, cs, 2, &error), error);
   check (ncz_variable_add_filter (v, NCZ_FILTER_BZIP2, params, 1, &error), error);
   write_all (v, vals, sizeof vals);
-  v = add_var (root, "t", NCZ_TYPE_STRING, 1, &x);
+  v = add_var (root, "t", NCZ_DATA_TYPE_STRING, 1, &x);
   g = ncz_group_add_group (root, "g1", &error);
   check (g != NULL, error);
-  v = add_var (g, "a", NCZ_TYPE_FLOAT, 2, dims);
+  v = add_var (g, "a", NCZ_DATA_TYPE_FLOAT, 2, dims);
   write_all (v, vals, sizeof vals);
 }
 
@@ -272,7 +272,7 @@ make_big (NczGroup *root)
   guint64 cs[] = { 64, 1024 };
   guint64 start[] = { 0, 0 }, count[] = { 64, 1024 };
   g_autofree double *vals = g_new (double, 64 * 1024);
-  NczVariable *v = add_var (root, "big", NCZ_TYPE_DOUBLE, 2, dims);
+  NczVariable *v = add_var (root, "big", NCZ_DATA_TYPE_DOUBLE, 2, dims);
 
   check (ncz_variable_set_chunk_sizes (v, cs, 2, &error), error);
   for (guint64 row = 0; row < 512; row += 64)
@@ -300,9 +300,9 @@ make_grid (NczGroup *root)
   gint32 ints[35];
   gint16 shorts[10];
   double dbls[25];
-  NczVariable *v = add_var (root, "full", NCZ_TYPE_INT, 2, yx);
-  NczVariable *p = add_var (root, "part", NCZ_TYPE_SHORT, 2, yx);
-  NczVariable *u = add_var (root, "grow", NCZ_TYPE_DOUBLE, 2, tx);
+  NczVariable *v = add_var (root, "full", NCZ_DATA_TYPE_INT, 2, yx);
+  NczVariable *p = add_var (root, "part", NCZ_DATA_TYPE_SHORT, 2, yx);
+  NczVariable *u = add_var (root, "grow", NCZ_DATA_TYPE_DOUBLE, 2, tx);
 
   for (int i = 0; i < 35; i++)
     ints[i] = i * 7 - 100;

@@ -111,24 +111,24 @@ test_constants (void)
   NczAttribute *a;
 
   a = global_attr (ds, "b");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_BYTE);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_BYTE);
   g_assert_cmpint (ncz_attribute_get_int64 (a, 1), ==, -2);
-  g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "ub")), ==, NCZ_TYPE_UBYTE);
-  g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "s")), ==, NCZ_TYPE_SHORT);
-  g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "us")), ==, NCZ_TYPE_USHORT);
-  g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "i")), ==, NCZ_TYPE_INT);
-  g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "u")), ==, NCZ_TYPE_UINT);
-  g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "ll")), ==, NCZ_TYPE_INT64);
+  g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "ub")), ==, NCZ_DATA_TYPE_UBYTE);
+  g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "s")), ==, NCZ_DATA_TYPE_SHORT);
+  g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "us")), ==, NCZ_DATA_TYPE_USHORT);
+  g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "i")), ==, NCZ_DATA_TYPE_INT);
+  g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "u")), ==, NCZ_DATA_TYPE_UINT);
+  g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "ll")), ==, NCZ_DATA_TYPE_INT64);
   a = global_attr (ds, "ull");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_UINT64);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_UINT64);
   g_assert_cmpuint (ncz_attribute_get_uint64 (a, 1), ==, G_MAXUINT64);
   a = global_attr (ds, "f");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_FLOAT);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_FLOAT);
   g_assert_cmpfloat (ncz_attribute_get_double (a, 0), ==, 5.0);
   g_assert_true (isnan (ncz_attribute_get_double (a, 2)));
   g_assert_true (isinf (ncz_attribute_get_double (a, 3)) && ncz_attribute_get_double (a, 3) < 0);
   a = global_attr (ds, "d");
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_DOUBLE);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_DOUBLE);
   g_assert_cmpfloat (ncz_attribute_get_double (a, 0), ==, 1e30);
   g_assert_true (isnan (ncz_attribute_get_double (a, 1)));
   g_assert_true (isinf (ncz_attribute_get_double (a, 3)) && ncz_attribute_get_double (a, 3) < 0);
@@ -142,7 +142,7 @@ test_constants (void)
     g_assert_cmpstr (t, ==, "abcd");
   }
   a = global_attr (ds, "chars");   /* ncgen: character constants make bytes */
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_BYTE);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_BYTE);
   g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 'a');
 }
 
@@ -168,20 +168,20 @@ test_inference (void)
     "char :s4 = \"ab\", \"cd\" ;\n"
     "byte :s5 = 'a', 300 ;\n"
     "}\n");
-  static const struct { const char *name; NczType type; } expect[] = {
-    { "a1", NCZ_TYPE_SHORT }, { "a2", NCZ_TYPE_FLOAT }, { "a3", NCZ_TYPE_UINT },
-    { "a4", NCZ_TYPE_BYTE }, { "a5", NCZ_TYPE_DOUBLE }, { "a6", NCZ_TYPE_UINT64 },
-    { "a7", NCZ_TYPE_INT64 }, { "a8", NCZ_TYPE_FLOAT }, { "a9", NCZ_TYPE_INT64 },
-    { "s1", NCZ_TYPE_STRING }, { "s2", NCZ_TYPE_INT64 }, { "s3", NCZ_TYPE_FLOAT },
-    { "s4", NCZ_TYPE_CHAR }, { "s5", NCZ_TYPE_BYTE },
+  static const struct { const char *name; NczDataType type; } expect[] = {
+    { "a1", NCZ_DATA_TYPE_SHORT }, { "a2", NCZ_DATA_TYPE_FLOAT }, { "a3", NCZ_DATA_TYPE_UINT },
+    { "a4", NCZ_DATA_TYPE_BYTE }, { "a5", NCZ_DATA_TYPE_DOUBLE }, { "a6", NCZ_DATA_TYPE_UINT64 },
+    { "a7", NCZ_DATA_TYPE_INT64 }, { "a8", NCZ_DATA_TYPE_FLOAT }, { "a9", NCZ_DATA_TYPE_INT64 },
+    { "s1", NCZ_DATA_TYPE_STRING }, { "s2", NCZ_DATA_TYPE_INT64 }, { "s3", NCZ_DATA_TYPE_FLOAT },
+    { "s4", NCZ_DATA_TYPE_CHAR }, { "s5", NCZ_DATA_TYPE_BYTE },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (expect); i++)
     {
       NczAttribute *a = global_attr (ds, expect[i].name);
       if (ncz_attribute_get_value_type (a) != expect[i].type)
         g_error ("%s: type %s, expected %s", expect[i].name,
-                 ncz_type_get_name (ncz_attribute_get_value_type (a)),
-                 ncz_type_get_name (expect[i].type));
+                 ncz_data_type_get_name (ncz_attribute_get_value_type (a)),
+                 ncz_data_type_get_name (expect[i].type));
     }
   g_assert_cmpint (ncz_attribute_get_length (global_attr (ds, "s1")), ==, 2);
   g_assert_cmpint (ncz_attribute_get_int64 (global_attr (ds, "s5"), 1), ==, 44);
@@ -336,7 +336,7 @@ assert_float_attr (NczVariable *v, const char *name, const float *want, guint n)
 {
   NczAttribute *a = ncz_variable_get_attribute (v, name);
   g_assert_nonnull (a);
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_FLOAT);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_FLOAT);
   g_assert_cmpuint (ncz_attribute_get_length (a), ==, n);
   for (guint i = 0; i < n; i++)
     assert_float_bits ((float) ncz_attribute_get_double (a, i), want[i], name, i);
@@ -347,7 +347,7 @@ assert_double_attr (NczVariable *v, const char *name, const double *want, guint 
 {
   NczAttribute *a = ncz_variable_get_attribute (v, name);
   g_assert_nonnull (a);
-  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_DOUBLE);
+  g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_DOUBLE);
   g_assert_cmpuint (ncz_attribute_get_length (a), ==, n);
   for (guint i = 0; i < n; i++)
     assert_double_bits (ncz_attribute_get_double (a, i), want[i], name, i);
@@ -386,15 +386,15 @@ test_constants_extremes (void)
   }
   /* integer attributes */
   {
-    static const struct { const char *var, *attr; NczType type; gint64 want[4]; guint n; } ints[] = {
-      { "b", "a", NCZ_TYPE_BYTE, { -128, 127 }, 2 },
-      { "b", "m", NCZ_TYPE_INT, { -128, 127, -128, 127 }, 4 },   /* ncgen: 128, 127, ... */
-      { "ub", "a", NCZ_TYPE_UBYTE, { 0, 255 }, 2 },
-      { "s", "a", NCZ_TYPE_SHORT, { -32768, 32767 }, 2 },
-      { "us", "a", NCZ_TYPE_USHORT, { 0, 65535 }, 2 },
-      { "i", "a", NCZ_TYPE_INT, { G_MININT32, G_MAXINT32, G_MININT32, G_MAXINT32 }, 4 },
-      { "ui", "a", NCZ_TYPE_UINT, { 0, G_MAXUINT32, G_MAXUINT32 }, 3 },
-      { "i64", "a", NCZ_TYPE_INT64, { G_MININT64, G_MAXINT64, G_MININT64 }, 3 },
+    static const struct { const char *var, *attr; NczDataType type; gint64 want[4]; guint n; } ints[] = {
+      { "b", "a", NCZ_DATA_TYPE_BYTE, { -128, 127 }, 2 },
+      { "b", "m", NCZ_DATA_TYPE_INT, { -128, 127, -128, 127 }, 4 },   /* ncgen: 128, 127, ... */
+      { "ub", "a", NCZ_DATA_TYPE_UBYTE, { 0, 255 }, 2 },
+      { "s", "a", NCZ_DATA_TYPE_SHORT, { -32768, 32767 }, 2 },
+      { "us", "a", NCZ_DATA_TYPE_USHORT, { 0, 65535 }, 2 },
+      { "i", "a", NCZ_DATA_TYPE_INT, { G_MININT32, G_MAXINT32, G_MININT32, G_MAXINT32 }, 4 },
+      { "ui", "a", NCZ_DATA_TYPE_UINT, { 0, G_MAXUINT32, G_MAXUINT32 }, 3 },
+      { "i64", "a", NCZ_DATA_TYPE_INT64, { G_MININT64, G_MAXINT64, G_MININT64 }, 3 },
     };
     for (gsize k = 0; k < G_N_ELEMENTS (ints); k++)
       {
@@ -408,7 +408,7 @@ test_constants_extremes (void)
                      ints[k].var, ints[k].attr, i, ncz_attribute_get_int64 (a, i), ints[k].want[i]);
       }
     NczAttribute *a = ncz_variable_get_attribute (var_of (ds, "u64"), "a");
-    g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_TYPE_UINT64);
+    g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_UINT64);
     g_assert_cmpuint (ncz_attribute_get_uint64 (a, 0), ==, 0);
     g_assert_cmpuint (ncz_attribute_get_uint64 (a, 1), ==, G_MAXUINT64);
     g_assert_cmpuint (ncz_attribute_get_uint64 (a, 2), ==, G_MAXUINT64);
@@ -670,7 +670,7 @@ test_groups (void)
   g_assert_null (ncz_group_get_attribute (root, "_Format"));
   g_assert_nonnull (ncz_group_get_attribute (root, "title"));
   g_assert_cmpint (ncz_attribute_get_value_type (ncz_group_get_attribute (sub, "ga")), ==,
-                   NCZ_TYPE_SHORT);
+                   NCZ_DATA_TYPE_SHORT);
   v = ncz_group_get_variable (sub, "v");
   g_assert_nonnull (v);
   g_assert_cmpuint (ncz_variable_get_n_dimensions (v), ==, 2);

@@ -1061,7 +1061,10 @@ test_inspect (void)
   g_assert_no_error (error);
   g_assert_nonnull (strstr (written, "Module=libncz-store-fixture-good.so\n"));
   g_assert_nonnull (strstr (written, "Name=fixture-good\n"));
-  g_assert_nonnull (strstr (written, "Abi=1\n"));
+  {
+    g_autofree char *abi_line = g_strdup_printf ("Abi=%d\n", NCZ_PLUGIN_ABI);
+    g_assert_nonnull (strstr (written, abi_line));
+  }
   g_assert_nonnull (strstr (written, "Provides=store:fixture-good\n"));
   {
     g_autofree char *ref_path = g_build_filename (FIXTURE_DIR, "good", "fixture-good.plugin", NULL);

@@ -43,7 +43,7 @@ except GLib.Error as e:
 
 attr = Ncz.Attribute.new_strings("names", ["a", "bc"])
 check("string attribute", attr.get_strings() == ["a", "bc"])
-check("type names", Ncz.type_get_name(Ncz.Type.UINT64) == "uint64")
+check("type names", Ncz.data_type_get_name(Ncz.DataType.UINT64) == "uint64")
 
 # A real dataset through the plugins, when they are built
 with tempfile.TemporaryDirectory() as d:
@@ -56,7 +56,7 @@ with tempfile.TemporaryDirectory() as d:
     if ds is not None:
         root = ds.get_root_group()
         x = root.add_dimension("x", 4, False)
-        v = root.add_variable("v", Ncz.Type.INT, [x])
+        v = root.add_variable("v", Ncz.DataType.INT, [x])
         import struct
         v.write_bytes([0], [4], None, GLib.Bytes.new(struct.pack("=4i", 1, 2, 3, 4)), None)
         ds.close(None)

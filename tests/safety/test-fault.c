@@ -239,7 +239,7 @@ build_rich (NczGroup *root, GError **error)
 
   TRY (set_text (root, NULL, "title", "fault test", error));
   {
-    g_autoptr(NczAttribute) a = ncz_attribute_new_values ("range", NCZ_TYPE_DOUBLE, range, 2, error);
+    g_autoptr(NczAttribute) a = ncz_attribute_new_values ("range", NCZ_DATA_TYPE_DOUBLE, range, 2, error);
     TRY (a != NULL);
     TRY (ncz_group_set_attribute (root, a, error));
   }
@@ -248,25 +248,25 @@ build_rich (NczGroup *root, GError **error)
 
   dims[0] = y;
   dims[1] = x;
-  TRY ((v = ncz_group_add_variable (root, "temp", NCZ_TYPE_FLOAT, 2, dims, error)) != NULL);
+  TRY ((v = ncz_group_add_variable (root, "temp", NCZ_DATA_TYPE_FLOAT, 2, dims, error)) != NULL);
   TRY (ncz_variable_set_chunk_sizes (v, c_temp, 2, error));
   TRY (ncz_variable_set_deflate (v, TRUE, TRUE, 4, error));
   TRY (set_text (NULL, v, "units", "K", error));
   TRY (write_whole (v, temp, sizeof temp, error));
 
-  TRY ((v = ncz_group_add_variable (root, "count", NCZ_TYPE_INT, 1, &x, error)) != NULL);
+  TRY ((v = ncz_group_add_variable (root, "count", NCZ_DATA_TYPE_INT, 1, &x, error)) != NULL);
   TRY (ncz_variable_set_chunk_sizes (v, c_count, 1, error));
   TRY (ncz_variable_set_zstandard (v, 3, error));
   TRY (write_whole (v, count, sizeof count, error));
 
   TRY ((g = ncz_group_add_group (root, "g", error)) != NULL);
   TRY (set_text (g, NULL, "comment", "a group", error));
-  TRY ((v = ncz_group_add_variable (g, "d", NCZ_TYPE_DOUBLE, 1, &y, error)) != NULL);
+  TRY ((v = ncz_group_add_variable (g, "d", NCZ_DATA_TYPE_DOUBLE, 1, &y, error)) != NULL);
   TRY (ncz_variable_set_chunk_sizes (v, c_d, 1, error));
   TRY (write_whole (v, d, sizeof d, error));
 
   TRY ((h = ncz_group_add_group (g, "h", error)) != NULL);
-  TRY ((v = ncz_group_add_variable (h, "big", NCZ_TYPE_INT64, 1, &x, error)) != NULL);
+  TRY ((v = ncz_group_add_variable (h, "big", NCZ_DATA_TYPE_INT64, 1, &x, error)) != NULL);
   TRY (ncz_variable_set_chunk_sizes (v, c_big, 1, error));
   TRY (write_whole (v, big, sizeof big, error));
   return TRUE;
@@ -283,7 +283,7 @@ build_old (NczGroup *root, GError **error)
 
   TRY (set_text (root, NULL, "title", "the previous dataset", error));
   TRY ((n = ncz_group_add_dimension (root, "n", 7, FALSE, error)) != NULL);
-  TRY ((v = ncz_group_add_variable (root, "fib", NCZ_TYPE_USHORT, 1, &n, error)) != NULL);
+  TRY ((v = ncz_group_add_variable (root, "fib", NCZ_DATA_TYPE_USHORT, 1, &n, error)) != NULL);
   TRY (ncz_variable_set_chunk_sizes (v, c, 1, error));
   TRY (write_whole (v, vals, sizeof vals, error));
   return TRUE;
@@ -364,7 +364,7 @@ copy_group (NczGroup *src, NczGroup *dst, GError **error)
       g_autofree guint64 *shape = ncz_variable_get_shape (sv, NULL);
       NczDimension *ddims[4];
       guint64 start[4] = { 0 };
-      gsize size = ncz_type_get_size (ncz_variable_get_value_type (sv)) *
+      gsize size = ncz_data_type_get_size (ncz_variable_get_value_type (sv)) *
                    ncz_variable_get_n_elements (sv);
       g_autofree guint8 *buf = g_malloc (MAX (size, 1));
       const guint64 *chunks;
@@ -441,7 +441,7 @@ dump_group (NczGroup *g, GString *out, GError **error)
       g_autofree guint64 *shape = ncz_variable_get_shape (v, NULL);
       g_autoptr(GPtrArray) vattrs = ncz_variable_get_attributes (v);
       guint64 start[4] = { 0 };
-      gsize size = ncz_type_get_size (ncz_variable_get_value_type (v)) *
+      gsize size = ncz_data_type_get_size (ncz_variable_get_value_type (v)) *
                    ncz_variable_get_n_elements (v);
       g_autofree guint8 *buf = g_malloc (MAX (size, 1));
 

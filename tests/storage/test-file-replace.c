@@ -69,7 +69,7 @@ write_version (const char *url,
   g_assert_no_error (error);
   x = ncz_group_add_dimension (ncz_dataset_get_root_group (ds), "x", N_VALUES, FALSE, &error);
   g_assert_no_error (error);
-  v = ncz_group_add_variable (ncz_dataset_get_root_group (ds), "v", NCZ_TYPE_INT, 1, &x, &error);
+  v = ncz_group_add_variable (ncz_dataset_get_root_group (ds), "v", NCZ_DATA_TYPE_INT, 1, &x, &error);
   g_assert_no_error (error);
   g_assert_true (ncz_variable_set_chunk_sizes (v, &chunk, 1, &error));
   g_assert_no_error (error);

@@ -15,7 +15,7 @@
 
 #include "ncz-copy-filters.h"
 #include "ncz-filter-spec-private.h"
-#include "ncz-json-private.h"
+#include <ncz/ncz-json.h>
 
 typedef struct
 {
@@ -275,7 +275,7 @@ static gboolean
 can_filter (NczVariable *v)
 {
   return ncz_variable_get_n_dimensions (v) > 0 &&
-         ncz_variable_get_value_type (v) != NCZ_TYPE_STRING;
+         ncz_variable_get_value_type (v) != NCZ_DATA_TYPE_STRING;
 }
 
 /* The input variable's chain: HDF5 ids and parameters, or codec JSON

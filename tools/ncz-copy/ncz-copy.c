@@ -59,10 +59,10 @@ static NczAttribute *
 attribute_copy (NczAttribute *attr, GError **error)
 {
   const char *name = ncz_attribute_get_name (attr);
-  NczType type = ncz_attribute_get_value_type (attr);
+  NczDataType type = ncz_attribute_get_value_type (attr);
   g_autoptr(GBytes) data = NULL;
 
-  if (type == NCZ_TYPE_STRING)
+  if (type == NCZ_DATA_TYPE_STRING)
     return ncz_attribute_new_strings (name, ncz_attribute_get_strings (attr),
                                       (gssize) ncz_attribute_get_length (attr));
   data = ncz_attribute_get_data (attr);
@@ -88,7 +88,7 @@ define_variable (Copy *c, NczVariable *in, NczGroup *out_group, GError **error)
   g_autoptr(GPtrArray) attrs = NULL;
   GError *local = NULL;
   NczVariable *out;
-  NczType type = ncz_variable_get_value_type (in);
+  NczDataType type = ncz_variable_get_value_type (in);
   NczQuantizeMode quantize;
   guint n_digits = 0;
   gboolean fill_attribute = FALSE;
@@ -121,7 +121,7 @@ define_variable (Copy *c, NczVariable *in, NczGroup *out_group, GError **error)
        * with their lengths take a compressor) cannot follow it where
        * strings take none (NCZarr, netCDF-4): the values are copied,
        * uncompressed; filters asked for with -F still fail */
-      if (type != NCZ_TYPE_STRING || copy_filter_rules_has_rule (c->filters, in) ||
+      if (type != NCZ_DATA_TYPE_STRING || copy_filter_rules_has_rule (c->filters, in) ||
           !g_error_matches (local, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID))
         {
           g_propagate_error (error, g_steal_pointer (&local));
@@ -137,7 +137,7 @@ define_variable (Copy *c, NczVariable *in, NczGroup *out_group, GError **error)
       !ncz_variable_set_no_fill (out, ncz_variable_get_no_fill (in), &local))
     return fail_in ("variable", fqn, c->out_url, local, error);
 
-  if (type == NCZ_TYPE_STRING)
+  if (type == NCZ_DATA_TYPE_STRING)
     ncz_variable_set_max_string_length (out, ncz_variable_get_max_string_length (in));
   /* "|b1", "f2": kept when the output is plain Zarr */
   ncz_variable_set_storage_dtype (out, ncz_variable_get_storage_dtype (in));
@@ -165,7 +165,7 @@ define_variable (Copy *c, NczVariable *in, NczGroup *out_group, GError **error)
   if (!fill_attribute && ncz_variable_has_user_fill_value (in))
     {
       g_autoptr(GBytes) fill = ncz_variable_get_fill_value (in);
-      g_autoptr(GBytes) standard = ncz_type_get_default_fill (type);
+      g_autoptr(GBytes) standard = ncz_data_type_get_default_fill (type);
       if (!g_bytes_equal (fill, standard) &&
           !ncz_variable_set_fill_value (out, fill, &local))
         return fail_in ("variable", fqn, c->out_url, local, error);
@@ -234,9 +234,9 @@ define_group (Copy *c, NczGroup *in, NczGroup *out, GError **error)
 static gsize
 element_size (NczVariable *v)
 {
-  if (ncz_variable_get_value_type (v) == NCZ_TYPE_STRING)
+  if (ncz_variable_get_value_type (v) == NCZ_DATA_TYPE_STRING)
     return ncz_variable_get_storage_element_size (v);
-  return ncz_type_get_size (ncz_variable_get_value_type (v));
+  return ncz_data_type_get_size (ncz_variable_get_value_type (v));
 }
 
 static guint64
@@ -559,7 +559,7 @@ copy_by_slabs (Copy *c, NczVariable *in, NczVariable *out, const guint64 *shape,
 {
   guint rank = ncz_variable_get_n_dimensions (in);
   gsize es = element_size (in);
-  gboolean strings = ncz_variable_get_value_type (in) == NCZ_TYPE_STRING;
+  gboolean strings = ncz_variable_get_value_type (in) == NCZ_DATA_TYPE_STRING;
   guint n_chunk = 0;
   const guint64 *chunk = ncz_variable_get_chunk_sizes (out, &n_chunk);
   g_autofree guint64 *slab = g_new0 (guint64, rank);
@@ -632,7 +632,7 @@ copy_scalar (Copy *c, NczVariable *in, NczVariable *out, GError **error)
 {
   GError *local = NULL;
 
-  if (ncz_variable_get_value_type (in) == NCZ_TYPE_STRING)
+  if (ncz_variable_get_value_type (in) == NCZ_DATA_TYPE_STRING)
     {
       g_auto(GStrv) values = ncz_variable_read_strings (in, 0, NULL, NULL, NULL, NULL, &local);
       if (values == NULL)
@@ -682,7 +682,7 @@ copy_data (Copy *c, NczVariable *in, NczVariable *out, GError **error)
     return TRUE;
   for (guint i = 0; same && i < rank; i++)
     chunk_bytes *= in_chunk[i];
-  if (same && ncz_variable_get_value_type (in) != NCZ_TYPE_STRING &&
+  if (same && ncz_variable_get_value_type (in) != NCZ_DATA_TYPE_STRING &&
       chunk_bytes <= (guint64) c->buffer_bytes * CHUNK_COPY_FACTOR)
     {
       gboolean unsupported = FALSE;

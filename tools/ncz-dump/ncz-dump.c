@@ -50,7 +50,7 @@ typedef struct
 typedef struct
 {
   NczVariable *variable;
-  NczType type;
+  NczDataType type;
   gsize element_size;
   guint rank;
   guint64 *shape;
@@ -67,7 +67,7 @@ typedef struct
 typedef struct
 {
   gboolean present;
-  NczType type;
+  NczDataType type;
   union
   {
     gint64 i;
@@ -134,7 +134,7 @@ static void
 append_attribute_values (Dump *d, GString *s, NczAttribute *attr,
                          gboolean plain_numbers)
 {
-  NczType type = ncz_attribute_get_value_type (attr);
+  NczDataType type = ncz_attribute_get_value_type (attr);
   gsize n = 0;
   gconstpointer values = ncz_attribute_peek_values (attr, &n);
 
@@ -143,7 +143,7 @@ append_attribute_values (Dump *d, GString *s, NczAttribute *attr,
       g_string_append (s, "\"\"");
       return;
     }
-  if (type == NCZ_TYPE_CHAR)
+  if (type == NCZ_DATA_TYPE_CHAR)
     {
       cdl_append_attribute_text (s, values, n);
       return;
@@ -154,48 +154,48 @@ append_attribute_values (Dump *d, GString *s, NczAttribute *attr,
         g_string_append (s, ", ");
       switch (type)
         {
-        case NCZ_TYPE_BYTE:
+        case NCZ_DATA_TYPE_BYTE:
           g_string_append_printf (s, "%d%s", ((const gint8 *) values)[i],
                                   plain_numbers ? "" : "b");
           break;
-        case NCZ_TYPE_SHORT:
+        case NCZ_DATA_TYPE_SHORT:
           g_string_append_printf (s, "%d%s", ((const gint16 *) values)[i],
                                   plain_numbers ? "" : "s");
           break;
-        case NCZ_TYPE_INT:
+        case NCZ_DATA_TYPE_INT:
           g_string_append_printf (s, "%d", ((const gint32 *) values)[i]);
           break;
-        case NCZ_TYPE_UBYTE:
+        case NCZ_DATA_TYPE_UBYTE:
           g_string_append_printf (s, "%u%s", ((const guint8 *) values)[i],
                                   plain_numbers ? "" : "UB");
           break;
-        case NCZ_TYPE_USHORT:
+        case NCZ_DATA_TYPE_USHORT:
           g_string_append_printf (s, "%u%s", ((const guint16 *) values)[i],
                                   plain_numbers ? "" : "US");
           break;
-        case NCZ_TYPE_UINT:
+        case NCZ_DATA_TYPE_UINT:
           g_string_append_printf (s, "%u%s", ((const guint32 *) values)[i],
                                   plain_numbers ? "" : "U");
           break;
-        case NCZ_TYPE_INT64:
+        case NCZ_DATA_TYPE_INT64:
           g_string_append_printf (s, "%" G_GINT64_FORMAT "%s",
                                   ((const gint64 *) values)[i],
                                   plain_numbers ? "" : "LL");
           break;
-        case NCZ_TYPE_UINT64:
+        case NCZ_DATA_TYPE_UINT64:
           g_string_append_printf (s, "%" G_GUINT64_FORMAT "%s",
                                   ((const guint64 *) values)[i],
                                   plain_numbers ? "" : "ULL");
           break;
-        case NCZ_TYPE_FLOAT:
+        case NCZ_DATA_TYPE_FLOAT:
           cdl_append_attribute_float (s, ((const float *) values)[i],
                                       d->float_digits);
           break;
-        case NCZ_TYPE_DOUBLE:
+        case NCZ_DATA_TYPE_DOUBLE:
           cdl_append_attribute_double (s, ((const double *) values)[i],
                                        d->double_digits);
           break;
-        case NCZ_TYPE_STRING:
+        case NCZ_DATA_TYPE_STRING:
           {
             const char *str = ((const char * const *) values)[i];
             if (str)
@@ -204,8 +204,8 @@ append_attribute_values (Dump *d, GString *s, NczAttribute *attr,
               g_string_append (s, "NIL");
           }
           break;
-        case NCZ_TYPE_CHAR:
-        case NCZ_TYPE_NONE:
+        case NCZ_DATA_TYPE_CHAR:
+        case NCZ_DATA_TYPE_NONE:
         default:
           g_string_append (s, "?");
           break;
@@ -221,7 +221,7 @@ print_attribute (Dump *d, const char *owner, NczAttribute *attr,
 {
   g_autoptr(GString) s = g_string_new (NULL);
 
-  if (ncz_attribute_get_value_type (attr) == NCZ_TYPE_STRING && !special)
+  if (ncz_attribute_get_value_type (attr) == NCZ_DATA_TYPE_STRING && !special)
     g_string_append (s, "string ");
   cdl_append_name (s, owner);
   /* ncdump separates a keyword from the colon in ordinary attributes only */
@@ -277,7 +277,7 @@ print_variable_specials (Dump *d, NczVariable *var)
   g_autoptr(GPtrArray) backend = NULL;
   g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func (g_object_unref);
   const char *name = ncz_variable_get_name (var);
-  NczType type = ncz_variable_get_value_type (var);
+  NczDataType type = ncz_variable_get_value_type (var);
 
   if (format)
     described = ncz_format_describe_variable (format, var);
@@ -296,15 +296,15 @@ print_variable_specials (Dump *d, NczVariable *var)
           g_autofree gint64 *v = g_new (gint64, rank);
           for (guint i = 0; i < rank; i++)
             v[i] = (gint64) chunks[i];
-          g_ptr_array_add (all, ncz_attribute_new_values ("_ChunkSizes", NCZ_TYPE_INT64,
+          g_ptr_array_add (all, ncz_attribute_new_values ("_ChunkSizes", NCZ_DATA_TYPE_INT64,
                                                           v, rank, NULL));
         }
     }
   for (guint i = 0; i < backend->len; i++)
     g_ptr_array_add (all, g_object_ref (g_ptr_array_index (backend, i)));
 
-  if (find_attribute (backend, "_Endianness") == NULL && type != NCZ_TYPE_STRING &&
-      ncz_type_get_size (type) > 1)
+  if (find_attribute (backend, "_Endianness") == NULL && type != NCZ_DATA_TYPE_STRING &&
+      ncz_data_type_get_size (type) > 1)
     {
       NczEndianness e = ncz_variable_get_endianness (var);
       if (e == NCZ_ENDIANNESS_LITTLE)
@@ -336,7 +336,7 @@ dataset_kind (Dump *d)
   g_autoptr(GPtrArray) specials = dataset_specials (d);
   NczAttribute *format = find_attribute (specials, "_Format");
 
-  if (format && ncz_attribute_get_value_type (format) == NCZ_TYPE_CHAR)
+  if (format && ncz_attribute_get_value_type (format) == NCZ_DATA_TYPE_CHAR)
     return ncz_attribute_get_text (format, NULL);
   return g_strdup ("netCDF-4");
 }
@@ -375,7 +375,7 @@ print_variable_header (Dump *d, NczGroup *group, NczVariable *var)
 
   out_indent (d);
   fputc ('\t', d->out);
-  fputs (ncz_type_get_name (ncz_variable_get_value_type (var)), d->out);
+  fputs (ncz_data_type_get_name (ncz_variable_get_value_type (var)), d->out);
   fputc (' ', d->out);
   out_name (d, name);
   if (rank > 0)
@@ -465,7 +465,7 @@ is_coordinate_variable (NczGroup *group, NczVariable *var)
 static void
 value_reader_clear (ValueReader *r)
 {
-  if (r->buffer && r->type == NCZ_TYPE_STRING)
+  if (r->buffer && r->type == NCZ_DATA_TYPE_STRING)
     for (guint64 i = 0; i < r->n_buffered; i++)
       g_free (((char **) r->buffer)[i]);
   g_clear_pointer (&r->buffer, g_free);
@@ -482,7 +482,7 @@ value_reader_init (ValueReader *r, NczVariable *var)
   memset (r, 0, sizeof *r);
   r->variable = var;
   r->type = ncz_variable_get_value_type (var);
-  r->element_size = MAX (ncz_type_get_size (r->type), 1);
+  r->element_size = MAX (ncz_data_type_get_size (r->type), 1);
   r->shape = ncz_variable_get_shape (var, &r->rank);
   r->next = g_new0 (guint64, MAX (r->rank, 1));
   if (r->rank == 0)
@@ -513,7 +513,7 @@ value_reader_fill (ValueReader *r, GError **error)
   g_autofree guint64 *count = g_new0 (guint64, MAX (r->rank, 1));
   guint64 n = 1;
 
-  if (r->buffer && r->type == NCZ_TYPE_STRING)
+  if (r->buffer && r->type == NCZ_DATA_TYPE_STRING)
     for (guint64 i = 0; i < r->n_buffered; i++)
       g_free (((char **) r->buffer)[i]);
   g_clear_pointer (&r->buffer, g_free);
@@ -590,7 +590,7 @@ fill_value_clear (FillValue *f)
 static void
 fill_value_init (FillValue *f, NczVariable *var)
 {
-  NczType type = ncz_variable_get_value_type (var);
+  NczDataType type = ncz_variable_get_value_type (var);
   NczAttribute *attr = ncz_variable_get_attribute (var, "_FillValue");
 
   memset (f, 0, sizeof *f);
@@ -602,21 +602,21 @@ fill_value_init (FillValue *f, NczVariable *var)
       f->present = TRUE;
       switch (type)
         {
-        case NCZ_TYPE_BYTE: f->value.i = *(const gint8 *) v; break;
-        case NCZ_TYPE_SHORT: f->value.i = *(const gint16 *) v; break;
-        case NCZ_TYPE_INT: f->value.i = *(const gint32 *) v; break;
-        case NCZ_TYPE_INT64: f->value.i = *(const gint64 *) v; break;
-        case NCZ_TYPE_UBYTE: f->value.u = *(const guint8 *) v; break;
-        case NCZ_TYPE_USHORT: f->value.u = *(const guint16 *) v; break;
-        case NCZ_TYPE_UINT: f->value.u = *(const guint32 *) v; break;
-        case NCZ_TYPE_UINT64: f->value.u = *(const guint64 *) v; break;
-        case NCZ_TYPE_FLOAT: f->value.f = *(const float *) v; break;
-        case NCZ_TYPE_DOUBLE: f->value.d = *(const double *) v; break;
-        case NCZ_TYPE_CHAR: f->value.c = *(const char *) v; break;
-        case NCZ_TYPE_STRING:
+        case NCZ_DATA_TYPE_BYTE: f->value.i = *(const gint8 *) v; break;
+        case NCZ_DATA_TYPE_SHORT: f->value.i = *(const gint16 *) v; break;
+        case NCZ_DATA_TYPE_INT: f->value.i = *(const gint32 *) v; break;
+        case NCZ_DATA_TYPE_INT64: f->value.i = *(const gint64 *) v; break;
+        case NCZ_DATA_TYPE_UBYTE: f->value.u = *(const guint8 *) v; break;
+        case NCZ_DATA_TYPE_USHORT: f->value.u = *(const guint16 *) v; break;
+        case NCZ_DATA_TYPE_UINT: f->value.u = *(const guint32 *) v; break;
+        case NCZ_DATA_TYPE_UINT64: f->value.u = *(const guint64 *) v; break;
+        case NCZ_DATA_TYPE_FLOAT: f->value.f = *(const float *) v; break;
+        case NCZ_DATA_TYPE_DOUBLE: f->value.d = *(const double *) v; break;
+        case NCZ_DATA_TYPE_CHAR: f->value.c = *(const char *) v; break;
+        case NCZ_DATA_TYPE_STRING:
           f->string = g_strdup (((const char * const *) v)[0] ? ((const char * const *) v)[0] : "");
           break;
-        case NCZ_TYPE_NONE:
+        case NCZ_DATA_TYPE_NONE:
         default:
           f->present = FALSE;
           break;
@@ -626,19 +626,19 @@ fill_value_init (FillValue *f, NczVariable *var)
   f->present = TRUE;
   switch (type)
     {
-    case NCZ_TYPE_SHORT: f->value.i = -32767; break;
-    case NCZ_TYPE_INT: f->value.i = -2147483647; break;
-    case NCZ_TYPE_INT64: f->value.i = G_GINT64_CONSTANT (-9223372036854775806); break;
-    case NCZ_TYPE_USHORT: f->value.u = 65535; break;
-    case NCZ_TYPE_UINT: f->value.u = 4294967295u; break;
-    case NCZ_TYPE_UINT64: f->value.u = G_GUINT64_CONSTANT (18446744073709551614); break;
-    case NCZ_TYPE_FLOAT: f->value.f = 9.9692099683868690e+36f; break;
-    case NCZ_TYPE_DOUBLE: f->value.d = 9.9692099683868690e+36; break;
-    case NCZ_TYPE_CHAR: f->value.c = '\0'; break;
-    case NCZ_TYPE_STRING: f->string = g_strdup (""); break;
-    case NCZ_TYPE_BYTE:
-    case NCZ_TYPE_UBYTE:
-    case NCZ_TYPE_NONE:
+    case NCZ_DATA_TYPE_SHORT: f->value.i = -32767; break;
+    case NCZ_DATA_TYPE_INT: f->value.i = -2147483647; break;
+    case NCZ_DATA_TYPE_INT64: f->value.i = G_GINT64_CONSTANT (-9223372036854775806); break;
+    case NCZ_DATA_TYPE_USHORT: f->value.u = 65535; break;
+    case NCZ_DATA_TYPE_UINT: f->value.u = 4294967295u; break;
+    case NCZ_DATA_TYPE_UINT64: f->value.u = G_GUINT64_CONSTANT (18446744073709551614); break;
+    case NCZ_DATA_TYPE_FLOAT: f->value.f = 9.9692099683868690e+36f; break;
+    case NCZ_DATA_TYPE_DOUBLE: f->value.d = 9.9692099683868690e+36; break;
+    case NCZ_DATA_TYPE_CHAR: f->value.c = '\0'; break;
+    case NCZ_DATA_TYPE_STRING: f->string = g_strdup (""); break;
+    case NCZ_DATA_TYPE_BYTE:
+    case NCZ_DATA_TYPE_UBYTE:
+    case NCZ_DATA_TYPE_NONE:
     default:
       f->present = FALSE;
       break;
@@ -652,23 +652,23 @@ is_fill (const FillValue *f, gconstpointer v)
     return FALSE;
   switch (f->type)
     {
-    case NCZ_TYPE_BYTE: return *(const gint8 *) v == f->value.i;
-    case NCZ_TYPE_SHORT: return *(const gint16 *) v == f->value.i;
-    case NCZ_TYPE_INT: return *(const gint32 *) v == f->value.i;
-    case NCZ_TYPE_INT64: return *(const gint64 *) v == f->value.i;
-    case NCZ_TYPE_UBYTE: return *(const guint8 *) v == f->value.u;
-    case NCZ_TYPE_USHORT: return *(const guint16 *) v == f->value.u;
-    case NCZ_TYPE_UINT: return *(const guint32 *) v == f->value.u;
-    case NCZ_TYPE_UINT64: return *(const guint64 *) v == f->value.u;
-    case NCZ_TYPE_FLOAT: return cdl_float_equals (*(const float *) v, f->value.f);
-    case NCZ_TYPE_DOUBLE: return cdl_double_equals (*(const double *) v, f->value.d);
-    case NCZ_TYPE_CHAR: return *(const char *) v == f->value.c;
-    case NCZ_TYPE_STRING:
+    case NCZ_DATA_TYPE_BYTE: return *(const gint8 *) v == f->value.i;
+    case NCZ_DATA_TYPE_SHORT: return *(const gint16 *) v == f->value.i;
+    case NCZ_DATA_TYPE_INT: return *(const gint32 *) v == f->value.i;
+    case NCZ_DATA_TYPE_INT64: return *(const gint64 *) v == f->value.i;
+    case NCZ_DATA_TYPE_UBYTE: return *(const guint8 *) v == f->value.u;
+    case NCZ_DATA_TYPE_USHORT: return *(const guint16 *) v == f->value.u;
+    case NCZ_DATA_TYPE_UINT: return *(const guint32 *) v == f->value.u;
+    case NCZ_DATA_TYPE_UINT64: return *(const guint64 *) v == f->value.u;
+    case NCZ_DATA_TYPE_FLOAT: return cdl_float_equals (*(const float *) v, f->value.f);
+    case NCZ_DATA_TYPE_DOUBLE: return cdl_double_equals (*(const double *) v, f->value.d);
+    case NCZ_DATA_TYPE_CHAR: return *(const char *) v == f->value.c;
+    case NCZ_DATA_TYPE_STRING:
       {
         const char *s = *(const char * const *) v;
         return s != NULL && f->string != NULL && strcmp (s, f->string) == 0;
       }
-    case NCZ_TYPE_NONE:
+    case NCZ_DATA_TYPE_NONE:
     default:
       return FALSE;
     }
@@ -679,7 +679,7 @@ is_fill (const FillValue *f, gconstpointer v)
 static void
 value_format_init (Dump *d, CdlValueFormat *vf, NczVariable *var)
 {
-  NczType type = ncz_variable_get_value_type (var);
+  NczDataType type = ncz_variable_get_value_type (var);
   NczAttribute *c_format = ncz_variable_get_attribute (var, "C_format");
   gboolean precision_set = FALSE;
   CdlArgKind kind;
@@ -687,36 +687,36 @@ value_format_init (Dump *d, CdlValueFormat *vf, NczVariable *var)
 
   switch (type)
     {
-    case NCZ_TYPE_UBYTE:
-    case NCZ_TYPE_USHORT:
-    case NCZ_TYPE_UINT:
+    case NCZ_DATA_TYPE_UBYTE:
+    case NCZ_DATA_TYPE_USHORT:
+    case NCZ_DATA_TYPE_UINT:
       kind = CDL_ARG_UINT;
       break;
-    case NCZ_TYPE_INT64: kind = CDL_ARG_INT64; break;
-    case NCZ_TYPE_UINT64: kind = CDL_ARG_UINT64; break;
-    case NCZ_TYPE_FLOAT:
+    case NCZ_DATA_TYPE_INT64: kind = CDL_ARG_INT64; break;
+    case NCZ_DATA_TYPE_UINT64: kind = CDL_ARG_UINT64; break;
+    case NCZ_DATA_TYPE_FLOAT:
       kind = CDL_ARG_FLOAT;
       digits = d->float_digits;
       precision_set = d->float_digits_set;
       break;
-    case NCZ_TYPE_DOUBLE:
+    case NCZ_DATA_TYPE_DOUBLE:
       kind = CDL_ARG_DOUBLE;
       digits = d->double_digits;
       precision_set = d->double_digits_set;
       break;
-    case NCZ_TYPE_BYTE:
-    case NCZ_TYPE_SHORT:
-    case NCZ_TYPE_INT:
-    case NCZ_TYPE_CHAR:
-    case NCZ_TYPE_STRING:
-    case NCZ_TYPE_NONE:
+    case NCZ_DATA_TYPE_BYTE:
+    case NCZ_DATA_TYPE_SHORT:
+    case NCZ_DATA_TYPE_INT:
+    case NCZ_DATA_TYPE_CHAR:
+    case NCZ_DATA_TYPE_STRING:
+    case NCZ_DATA_TYPE_NONE:
     default:
       kind = CDL_ARG_INT;
       break;
     }
   cdl_value_format_init (vf, kind, digits);
   if (c_format && !precision_set &&
-      ncz_attribute_get_value_type (c_format) == NCZ_TYPE_CHAR &&
+      ncz_attribute_get_value_type (c_format) == NCZ_DATA_TYPE_CHAR &&
       ncz_attribute_get_length (c_format) > 0 && ncz_attribute_get_length (c_format) < 100)
     {
       g_autofree char *text = ncz_attribute_get_text (c_format, NULL);
@@ -727,28 +727,28 @@ value_format_init (Dump *d, CdlValueFormat *vf, NczVariable *var)
 }
 
 static void
-append_value (GString *s, const CdlValueFormat *vf, NczType type, gconstpointer v)
+append_value (GString *s, const CdlValueFormat *vf, NczDataType type, gconstpointer v)
 {
   gint32 i;
   guint32 u;
 
   switch (type)
     {
-    case NCZ_TYPE_BYTE: i = *(const gint8 *) v; cdl_value_format_append (vf, s, &i); break;
-    case NCZ_TYPE_SHORT: i = *(const gint16 *) v; cdl_value_format_append (vf, s, &i); break;
-    case NCZ_TYPE_UBYTE: u = *(const guint8 *) v; cdl_value_format_append (vf, s, &u); break;
-    case NCZ_TYPE_USHORT: u = *(const guint16 *) v; cdl_value_format_append (vf, s, &u); break;
-    case NCZ_TYPE_INT:
-    case NCZ_TYPE_UINT:
-    case NCZ_TYPE_INT64:
-    case NCZ_TYPE_UINT64:
-    case NCZ_TYPE_FLOAT:
-    case NCZ_TYPE_DOUBLE:
+    case NCZ_DATA_TYPE_BYTE: i = *(const gint8 *) v; cdl_value_format_append (vf, s, &i); break;
+    case NCZ_DATA_TYPE_SHORT: i = *(const gint16 *) v; cdl_value_format_append (vf, s, &i); break;
+    case NCZ_DATA_TYPE_UBYTE: u = *(const guint8 *) v; cdl_value_format_append (vf, s, &u); break;
+    case NCZ_DATA_TYPE_USHORT: u = *(const guint16 *) v; cdl_value_format_append (vf, s, &u); break;
+    case NCZ_DATA_TYPE_INT:
+    case NCZ_DATA_TYPE_UINT:
+    case NCZ_DATA_TYPE_INT64:
+    case NCZ_DATA_TYPE_UINT64:
+    case NCZ_DATA_TYPE_FLOAT:
+    case NCZ_DATA_TYPE_DOUBLE:
       cdl_value_format_append (vf, s, v);
       break;
-    case NCZ_TYPE_STRING: cdl_append_data_string (s, *(const char * const *) v); break;
-    case NCZ_TYPE_CHAR: g_string_append_c (s, *(const char *) v); break;
-    case NCZ_TYPE_NONE:
+    case NCZ_DATA_TYPE_STRING: cdl_append_data_string (s, *(const char * const *) v); break;
+    case NCZ_DATA_TYPE_CHAR: g_string_append_c (s, *(const char *) v); break;
+    case NCZ_DATA_TYPE_NONE:
     default:
       g_string_append_c (s, '?');
       break;
@@ -795,7 +795,7 @@ print_rows (DataPrinter *p, guint level, gboolean last, guint pending,
     }
 
   /* One row along the last dimension */
-  if (ncz_variable_get_value_type (p->variable) == NCZ_TYPE_CHAR)
+  if (ncz_variable_get_value_type (p->variable) == NCZ_DATA_TYPE_CHAR)
     {
       for (guint64 i = 0; i < length; i++)
         {
@@ -860,7 +860,7 @@ print_variable_data (Dump *d, NczVariable *var, GError **error)
         g_free (p.shape);
         return TRUE;    /* nothing written yet: no data lines */
       }
-  if (ncz_variable_get_value_type (var) == NCZ_TYPE_CHAR)
+  if (ncz_variable_get_value_type (var) == NCZ_DATA_TYPE_CHAR)
     {
       /* a char variable is printed a whole row (string) at a time */
       guint64 row_length = p.rank > 0 ? p.shape[p.rank - 1] : 1;

@@ -46,7 +46,7 @@ typedef enum {
 typedef struct {
   ValKind kind;
   guint line, col;
-  NczType type;        /* VAL_NUMBER: the type its form gives it */
+  NczDataType type;        /* VAL_NUMBER: the type its form gives it */
   gboolean is_real;
   double real;
   guint64 mag;         /* integer magnitude */
@@ -345,14 +345,14 @@ lex_char (Cdl *c, Token *t)
 
 /* NaN, Infinity and their float forms, as identifiers spell them. */
 static gboolean
-special_real (const char *word, double *value, NczType *type)
+special_real (const char *word, double *value, NczDataType *type)
 {
-  static const struct { const char *word; double value; NczType type; } words[] = {
-    { "NaN", NAN, NCZ_TYPE_DOUBLE }, { "NaNf", NAN, NCZ_TYPE_FLOAT },
-    { "nan", NAN, NCZ_TYPE_DOUBLE }, { "nanf", NAN, NCZ_TYPE_FLOAT },
-    { "Infinity", INFINITY, NCZ_TYPE_DOUBLE }, { "Infinityf", INFINITY, NCZ_TYPE_FLOAT },
-    { "Inf", INFINITY, NCZ_TYPE_DOUBLE }, { "Inff", INFINITY, NCZ_TYPE_FLOAT },
-    { "inf", INFINITY, NCZ_TYPE_DOUBLE }, { "inff", INFINITY, NCZ_TYPE_FLOAT },
+  static const struct { const char *word; double value; NczDataType type; } words[] = {
+    { "NaN", NAN, NCZ_DATA_TYPE_DOUBLE }, { "NaNf", NAN, NCZ_DATA_TYPE_FLOAT },
+    { "nan", NAN, NCZ_DATA_TYPE_DOUBLE }, { "nanf", NAN, NCZ_DATA_TYPE_FLOAT },
+    { "Infinity", INFINITY, NCZ_DATA_TYPE_DOUBLE }, { "Infinityf", INFINITY, NCZ_DATA_TYPE_FLOAT },
+    { "Inf", INFINITY, NCZ_DATA_TYPE_DOUBLE }, { "Inff", INFINITY, NCZ_DATA_TYPE_FLOAT },
+    { "inf", INFINITY, NCZ_DATA_TYPE_DOUBLE }, { "inff", INFINITY, NCZ_DATA_TYPE_FLOAT },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (words); i++)
     if (strcmp (word, words[i].word) == 0)
@@ -503,14 +503,14 @@ lex_number (Cdl *c, Token *t)
   if (is_real || (!hex && (strcmp (suffix, "f") == 0 || strcmp (suffix, "d") == 0)))
     {
       if (strcmp (suffix, "f") == 0)
-        v->type = NCZ_TYPE_FLOAT;
+        v->type = NCZ_DATA_TYPE_FLOAT;
       else if (strcmp (suffix, "d") == 0 || n_suffix == 0)
-        v->type = NCZ_TYPE_DOUBLE;
+        v->type = NCZ_DATA_TYPE_DOUBLE;
       else
         return fail_at (c, t->line, t->col, NCZ_CDL_ERROR_SYNTAX,
                         "bad suffix '%s' for a real number", suffix);
       v->is_real = TRUE;
-      v->real = v->type == NCZ_TYPE_FLOAT ? (double) ascii_strtof (digits) : g_ascii_strtod (digits, NULL);
+      v->real = v->type == NCZ_DATA_TYPE_FLOAT ? (double) ascii_strtof (digits) : g_ascii_strtod (digits, NULL);
       if (neg)
         v->real = -v->real;
       t->kind = TOK_NUMBER;
@@ -527,34 +527,34 @@ lex_number (Cdl *c, Token *t)
       if (neg)
         {
           if (v->mag <= (guint64) G_MAXINT32 + 1)
-            v->type = NCZ_TYPE_INT;
+            v->type = NCZ_DATA_TYPE_INT;
           else if (v->mag <= (guint64) G_MAXINT64 + 1)
-            v->type = NCZ_TYPE_INT64;
+            v->type = NCZ_DATA_TYPE_INT64;
           else
             return fail_at (c, t->line, t->col, NCZ_CDL_ERROR_SYNTAX, "integer constant too large");
         }
       else if (v->mag <= G_MAXINT32)
-        v->type = NCZ_TYPE_INT;
+        v->type = NCZ_DATA_TYPE_INT;
       else if (v->mag <= G_MAXUINT32)
-        v->type = NCZ_TYPE_UINT;
+        v->type = NCZ_DATA_TYPE_UINT;
       else
-        v->type = NCZ_TYPE_UINT64;
+        v->type = NCZ_DATA_TYPE_UINT64;
     }
   else
     {
-      static const struct { const char *s; NczType type; } suffixes[] = {
-        { "b", NCZ_TYPE_BYTE }, { "ub", NCZ_TYPE_UBYTE }, { "s", NCZ_TYPE_SHORT },
-        { "us", NCZ_TYPE_USHORT }, { "l", NCZ_TYPE_INT }, { "u", NCZ_TYPE_UINT },
-        { "ul", NCZ_TYPE_UINT }, { "ll", NCZ_TYPE_INT64 }, { "ull", NCZ_TYPE_UINT64 },
-        { "f", NCZ_TYPE_FLOAT }, { "d", NCZ_TYPE_DOUBLE },
+      static const struct { const char *s; NczDataType type; } suffixes[] = {
+        { "b", NCZ_DATA_TYPE_BYTE }, { "ub", NCZ_DATA_TYPE_UBYTE }, { "s", NCZ_DATA_TYPE_SHORT },
+        { "us", NCZ_DATA_TYPE_USHORT }, { "l", NCZ_DATA_TYPE_INT }, { "u", NCZ_DATA_TYPE_UINT },
+        { "ul", NCZ_DATA_TYPE_UINT }, { "ll", NCZ_DATA_TYPE_INT64 }, { "ull", NCZ_DATA_TYPE_UINT64 },
+        { "f", NCZ_DATA_TYPE_FLOAT }, { "d", NCZ_DATA_TYPE_DOUBLE },
       };
-      v->type = NCZ_TYPE_NONE;
+      v->type = NCZ_DATA_TYPE_NONE;
       for (gsize i = 0; i < G_N_ELEMENTS (suffixes); i++)
         if (strcmp (suffix, suffixes[i].s) == 0)
           v->type = suffixes[i].type;
-      if (v->type == NCZ_TYPE_NONE)
+      if (v->type == NCZ_DATA_TYPE_NONE)
         return fail_at (c, t->line, t->col, NCZ_CDL_ERROR_SYNTAX, "bad number suffix '%s'", suffix);
-      if (neg && v->neg && ncz_type_is_unsigned (v->type))
+      if (neg && v->neg && ncz_data_type_is_unsigned (v->type))
         return fail_at (c, t->line, t->col, NCZ_CDL_ERROR_SYNTAX,
                         "unsigned integer constant cannot be negative");
     }
@@ -618,7 +618,7 @@ next (Cdl *c)
       if (!t->escaped)
         {
           double real;
-          NczType type;
+          NczDataType type;
           if (strcmp (t->text->str, "_") == 0)
             t->kind = TOK_FILL;
           else if (strcmp (t->text->str, "NIL") == 0)
@@ -684,22 +684,22 @@ expect_punct (Cdl *c, char p, const char *context)
 
 /* ---- types and values ---- */
 
-static NczType
+static NczDataType
 type_keyword (Cdl *c)
 {
-  static const struct { const char *word; NczType type; } words[] = {
-    { "char", NCZ_TYPE_CHAR }, { "byte", NCZ_TYPE_BYTE }, { "ubyte", NCZ_TYPE_UBYTE },
-    { "short", NCZ_TYPE_SHORT }, { "ushort", NCZ_TYPE_USHORT }, { "int", NCZ_TYPE_INT },
-    { "integer", NCZ_TYPE_INT }, { "long", NCZ_TYPE_INT }, { "uint", NCZ_TYPE_UINT },
-    { "int64", NCZ_TYPE_INT64 }, { "uint64", NCZ_TYPE_UINT64 }, { "float", NCZ_TYPE_FLOAT },
-    { "real", NCZ_TYPE_FLOAT }, { "double", NCZ_TYPE_DOUBLE }, { "string", NCZ_TYPE_STRING },
+  static const struct { const char *word; NczDataType type; } words[] = {
+    { "char", NCZ_DATA_TYPE_CHAR }, { "byte", NCZ_DATA_TYPE_BYTE }, { "ubyte", NCZ_DATA_TYPE_UBYTE },
+    { "short", NCZ_DATA_TYPE_SHORT }, { "ushort", NCZ_DATA_TYPE_USHORT }, { "int", NCZ_DATA_TYPE_INT },
+    { "integer", NCZ_DATA_TYPE_INT }, { "long", NCZ_DATA_TYPE_INT }, { "uint", NCZ_DATA_TYPE_UINT },
+    { "int64", NCZ_DATA_TYPE_INT64 }, { "uint64", NCZ_DATA_TYPE_UINT64 }, { "float", NCZ_DATA_TYPE_FLOAT },
+    { "real", NCZ_DATA_TYPE_FLOAT }, { "double", NCZ_DATA_TYPE_DOUBLE }, { "string", NCZ_DATA_TYPE_STRING },
   };
   if (c->tok.kind != TOK_IDENT || c->tok.escaped || c->tok.is_path)
-    return NCZ_TYPE_NONE;
+    return NCZ_DATA_TYPE_NONE;
   for (gsize i = 0; i < G_N_ELEMENTS (words); i++)
     if (strcmp (c->tok.text->str, words[i].word) == 0)
       return words[i].type;
-  return NCZ_TYPE_NONE;
+  return NCZ_DATA_TYPE_NONE;
 }
 
 static gboolean
@@ -764,42 +764,42 @@ value_float (const Value *v)
 
 /* Stores @v as one element of @type (numeric or char) at @out. */
 static void
-value_store (const Value *v, NczType type, guint8 *out)
+value_store (const Value *v, NczDataType type, guint8 *out)
 {
   guint64 bits = value_bits (v);
 
   switch (type)
     {
-    case NCZ_TYPE_BYTE:
-    case NCZ_TYPE_UBYTE:
-    case NCZ_TYPE_CHAR:
+    case NCZ_DATA_TYPE_BYTE:
+    case NCZ_DATA_TYPE_UBYTE:
+    case NCZ_DATA_TYPE_CHAR:
       *out = (guint8) bits;
       break;
-    case NCZ_TYPE_SHORT:
-    case NCZ_TYPE_USHORT:
+    case NCZ_DATA_TYPE_SHORT:
+    case NCZ_DATA_TYPE_USHORT:
       {
         guint16 x = (guint16) bits;
         memcpy (out, &x, sizeof x);
         break;
       }
-    case NCZ_TYPE_INT:
-    case NCZ_TYPE_UINT:
+    case NCZ_DATA_TYPE_INT:
+    case NCZ_DATA_TYPE_UINT:
       {
         guint32 x = (guint32) bits;
         memcpy (out, &x, sizeof x);
         break;
       }
-    case NCZ_TYPE_INT64:
-    case NCZ_TYPE_UINT64:
+    case NCZ_DATA_TYPE_INT64:
+    case NCZ_DATA_TYPE_UINT64:
       memcpy (out, &bits, sizeof bits);
       break;
-    case NCZ_TYPE_FLOAT:
+    case NCZ_DATA_TYPE_FLOAT:
       {
         float f = value_float (v);
         memcpy (out, &f, sizeof f);
         break;
       }
-    case NCZ_TYPE_DOUBLE:
+    case NCZ_DATA_TYPE_DOUBLE:
       {
         double d = value_real (v);
         memcpy (out, &d, sizeof d);
@@ -811,16 +811,16 @@ value_store (const Value *v, NczType type, guint8 *out)
 }
 
 static int
-type_rank (NczType t)
+type_rank (NczDataType t)
 {
   switch (t)
     {
-    case NCZ_TYPE_BYTE: case NCZ_TYPE_UBYTE: return 1;
-    case NCZ_TYPE_SHORT: case NCZ_TYPE_USHORT: return 2;
-    case NCZ_TYPE_INT: case NCZ_TYPE_UINT: return 3;
-    case NCZ_TYPE_INT64: case NCZ_TYPE_UINT64: return 4;
-    case NCZ_TYPE_FLOAT: return 5;
-    case NCZ_TYPE_DOUBLE: return 6;
+    case NCZ_DATA_TYPE_BYTE: case NCZ_DATA_TYPE_UBYTE: return 1;
+    case NCZ_DATA_TYPE_SHORT: case NCZ_DATA_TYPE_USHORT: return 2;
+    case NCZ_DATA_TYPE_INT: case NCZ_DATA_TYPE_UINT: return 3;
+    case NCZ_DATA_TYPE_INT64: case NCZ_DATA_TYPE_UINT64: return 4;
+    case NCZ_DATA_TYPE_FLOAT: return 5;
+    case NCZ_DATA_TYPE_DOUBLE: return 6;
     default: return 0;
     }
 }
@@ -954,10 +954,10 @@ special_integers (Cdl *c, const char *name, GArray *values, GArray *out)
   return TRUE;
 }
 
-/* Builds an attribute of @type (NCZ_TYPE_NONE: inferred as ncgen does)
+/* Builds an attribute of @type (NCZ_DATA_TYPE_NONE: inferred as ncgen does)
  * from @values. */
 static NczAttribute *
-make_attribute (Cdl *c, const char *name, NczType type, GArray *values)
+make_attribute (Cdl *c, const char *name, NczDataType type, GArray *values)
 {
   Value *v0 = &g_array_index (values, Value, 0);
   GError *err = NULL;
@@ -966,14 +966,14 @@ make_attribute (Cdl *c, const char *name, NczType type, GArray *values)
   for (guint i = 0; i < values->len; i++)
     {
       Value *v = &g_array_index (values, Value, i);
-      if (v->kind == VAL_NIL && type != NCZ_TYPE_STRING)
+      if (v->kind == VAL_NIL && type != NCZ_DATA_TYPE_STRING)
         {
           fail_at (c, v->line, v->col, NCZ_CDL_ERROR_INVALID, "NIL is only a string value");
           return NULL;
         }
     }
 
-  if (type == NCZ_TYPE_NONE)
+  if (type == NCZ_DATA_TYPE_NONE)
     {
       gboolean any_string = FALSE, all_string = TRUE;
       for (guint i = 0; i < values->len; i++)
@@ -990,21 +990,21 @@ make_attribute (Cdl *c, const char *name, NczType type, GArray *values)
           return NULL;
         }
       if (all_string)
-        type = NCZ_TYPE_CHAR;
+        type = NCZ_DATA_TYPE_CHAR;
       else
         {
-          type = NCZ_TYPE_BYTE;
+          type = NCZ_DATA_TYPE_BYTE;
           for (guint i = 0; i < values->len; i++)
             {
               Value *v = &g_array_index (values, Value, i);
-              NczType vt = v->kind == VAL_CHAR ? NCZ_TYPE_BYTE : v->type;
+              NczDataType vt = v->kind == VAL_CHAR ? NCZ_DATA_TYPE_BYTE : v->type;
               if (type_rank (vt) >= type_rank (type))
                 type = vt;
             }
         }
     }
 
-  if (type == NCZ_TYPE_CHAR)
+  if (type == NCZ_DATA_TYPE_CHAR)
     {
       g_autoptr(GString) s = g_string_new (NULL);
       for (guint i = 0; i < values->len; i++)
@@ -1017,7 +1017,7 @@ make_attribute (Cdl *c, const char *name, NczType type, GArray *values)
         }
       return ncz_attribute_new_text (name, s->str, (gssize) s->len);
     }
-  if (type == NCZ_TYPE_STRING)
+  if (type == NCZ_DATA_TYPE_STRING)
     {
       g_autoptr(GPtrArray) strs = g_ptr_array_new_with_free_func (g_free);
       for (guint i = 0; i < values->len; i++)
@@ -1042,7 +1042,7 @@ make_attribute (Cdl *c, const char *name, NczType type, GArray *values)
     }
 
   {
-    gsize size = ncz_type_get_size (type);
+    gsize size = ncz_data_type_get_size (type);
     g_autofree guint8 *buf = g_malloc0 (size * values->len);
     for (guint i = 0; i < values->len; i++)
       {
@@ -1050,7 +1050,7 @@ make_attribute (Cdl *c, const char *name, NczType type, GArray *values)
         if (v->kind == VAL_STRING)
           {
             fail_at (c, v->line, v->col, NCZ_CDL_ERROR_INVALID,
-                     "a string in %s attribute '%s'", ncz_type_get_name (type), name);
+                     "a string in %s attribute '%s'", ncz_data_type_get_name (type), name);
             return NULL;
           }
         value_store (v, type, buf + i * size);
@@ -1198,7 +1198,7 @@ global_special (const char *name)
 /* After "[type] [var]:": name '=' values ';'. @var NULL for a group
  * attribute. */
 static gboolean
-parse_attribute_rest (Cdl *c, NczGroup *group, NczVariable *var, NczType type)
+parse_attribute_rest (Cdl *c, NczGroup *group, NczVariable *var, NczDataType type)
 {
   g_autofree char *name = NULL;
   g_autoptr(GArray) values = value_list_new ();
@@ -1235,7 +1235,7 @@ parse_attribute_rest (Cdl *c, NczGroup *group, NczVariable *var, NczType type)
     if (handled)
       return TRUE;
   }
-  if (strcmp (name, "_FillValue") == 0 && type == NCZ_TYPE_NONE)
+  if (strcmp (name, "_FillValue") == 0 && type == NCZ_DATA_TYPE_NONE)
     type = ncz_variable_get_value_type (var);
   attr = make_attribute (c, name, type, values);
   if (attr == NULL)
@@ -1318,7 +1318,7 @@ parse_dimensions (Cdl *c, NczGroup *group)
           g_ascii_strcasecmp (c->tok.text->str, "unlimited") == 0)
         unlimited = TRUE;
       else if (c->tok.kind == TOK_NUMBER && !c->tok.num.is_real && !c->tok.num.neg &&
-               ncz_type_is_integer (c->tok.num.type))
+               ncz_data_type_is_integer (c->tok.num.type))
         length = c->tok.num.mag;
       else if (c->tok.kind == TOK_NUMBER && c->tok.num.is_real && c->tok.num.real >= 0 &&
                c->tok.num.real == floor (c->tok.num.real) && c->tok.num.real < 9.0e18)
@@ -1341,7 +1341,7 @@ parse_dimensions (Cdl *c, NczGroup *group)
 
 /* After the type: name ['(' dims ')'] (',' ...)* ';' */
 static gboolean
-parse_variables_rest (Cdl *c, NczGroup *group, NczType type, char *first_name,
+parse_variables_rest (Cdl *c, NczGroup *group, NczDataType type, char *first_name,
                       guint first_line, guint first_col)
 {
   g_autofree char *name = first_name;
@@ -1401,7 +1401,7 @@ parse_variables_rest (Cdl *c, NczGroup *group, NczType type, char *first_name,
 
 /* A declaration that starts with a type: a variable or a typed attribute. */
 static gboolean
-parse_typed (Cdl *c, NczGroup *group, NczType type)
+parse_typed (Cdl *c, NczGroup *group, NczDataType type)
 {
   g_autofree char *name = NULL;
   guint line, col;
@@ -1477,7 +1477,7 @@ parse_group_body (Cdl *c, NczGroup *group)
 
   for (;;)
     {
-      NczType type;
+      NczDataType type;
 
       if (c->error)
         return FALSE;
@@ -1546,7 +1546,7 @@ parse_group_body (Cdl *c, NczGroup *group)
       /* group attributes anywhere outside data */
       if (is_punct (c, ':'))
         {
-          if (!next (c) || !parse_attribute_rest (c, group, NULL, NCZ_TYPE_NONE))
+          if (!next (c) || !parse_attribute_rest (c, group, NULL, NCZ_DATA_TYPE_NONE))
             return FALSE;
           continue;
         }
@@ -1557,7 +1557,7 @@ parse_group_body (Cdl *c, NczGroup *group)
           continue;
         }
       type = type_keyword (c);
-      if (type != NCZ_TYPE_NONE)
+      if (type != NCZ_DATA_TYPE_NONE)
         {
           if (!parse_typed (c, group, type))
             return FALSE;
@@ -1571,7 +1571,7 @@ parse_group_body (Cdl *c, NczGroup *group)
           NczVariable *var = lookup_variable (group, &c->tok);
           if (var == NULL)
             return fail_tok (c, NCZ_CDL_ERROR_INVALID, "no variable '%s'", c->tok.text->str);
-          if (!next (c) || !next (c) || !parse_attribute_rest (c, group, var, NCZ_TYPE_NONE))
+          if (!next (c) || !next (c) || !parse_attribute_rest (c, group, var, NCZ_DATA_TYPE_NONE))
             return FALSE;
           continue;
         }
@@ -1649,12 +1649,12 @@ static gboolean
 write_data_item (Cdl *c, DataItem *item)
 {
   NczVariable *var = item->var;
-  NczType type = ncz_variable_get_value_type (var);
+  NczDataType type = ncz_variable_get_value_type (var);
   guint rank = 0;
   g_autofree guint64 *shape = ncz_variable_get_shape (var, &rank);
   gboolean first_unlimited = rank > 0 && ncz_dimension_is_unlimited (ncz_variable_get_dimension (var, 0));
   guint64 capacity = 1, inner = 1;
-  gsize elem_size = type == NCZ_TYPE_STRING ? sizeof (char *) : ncz_type_get_size (type);
+  gsize elem_size = type == NCZ_DATA_TYPE_STRING ? sizeof (char *) : ncz_data_type_get_size (type);
   g_autoptr(GByteArray) buf = g_byte_array_new ();
   g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
   guint64 n = 0;
@@ -1680,7 +1680,7 @@ write_data_item (Cdl *c, DataItem *item)
                     "variable '%s': chunks larger than the limit of %" G_GUINT64_FORMAT " elements",
                     vname, c->max_elements);
 
-  if (type == NCZ_TYPE_CHAR)
+  if (type == NCZ_DATA_TYPE_CHAR)
     {
       /* As ncgen lays char data out: a string starts on a row (the last
        * dimension, when it is not unlimited) and takes whole rows, an
@@ -1754,7 +1754,7 @@ write_data_item (Cdl *c, DataItem *item)
         {
           Value *v = &g_array_index (item->values, Value, i);
           guint8 *out = buf->data + i * elem_size;
-          if (type == NCZ_TYPE_STRING)
+          if (type == NCZ_DATA_TYPE_STRING)
             {
               if (v->kind == VAL_STRING)
                 g_ptr_array_add (strings, g_strdup (v->str));
@@ -1772,10 +1772,10 @@ write_data_item (Cdl *c, DataItem *item)
             }
           if (v->kind == VAL_STRING)
             return fail_at (c, v->line, v->col, NCZ_CDL_ERROR_INVALID,
-                            "a string in data of %s variable '%s'", ncz_type_get_name (type), vname);
+                            "a string in data of %s variable '%s'", ncz_data_type_get_name (type), vname);
           if (v->kind == VAL_NIL)
             return fail_at (c, v->line, v->col, NCZ_CDL_ERROR_INVALID,
-                            "NIL in data of %s variable '%s'", ncz_type_get_name (type), vname);
+                            "NIL in data of %s variable '%s'", ncz_data_type_get_name (type), vname);
           if (v->kind == VAL_FILL)
             fill_bytes (var, out, elem_size);
           else

@@ -11,7 +11,7 @@
 
 #include <ncz/ncz.h>
 
-#include "ncz-filter-abi-private.h"
+#include <ncz/ncz-filter-abi.h>
 #include "ncz-foreign-scan.h"
 #include "ncz-registry-private.h"
 

@@ -1,4 +1,4 @@
-/* ncz-type.c: the atomic types
+/* ncz-data-type.c: the atomic types
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -14,86 +14,86 @@ static const struct {
   const char *name;
   gsize size;
 } type_table[] = {
-  [NCZ_TYPE_NONE] = { "none", 0 },
-  [NCZ_TYPE_BYTE] = { "byte", 1 },
-  [NCZ_TYPE_CHAR] = { "char", 1 },
-  [NCZ_TYPE_SHORT] = { "short", 2 },
-  [NCZ_TYPE_INT] = { "int", 4 },
-  [NCZ_TYPE_FLOAT] = { "float", 4 },
-  [NCZ_TYPE_DOUBLE] = { "double", 8 },
-  [NCZ_TYPE_UBYTE] = { "ubyte", 1 },
-  [NCZ_TYPE_USHORT] = { "ushort", 2 },
-  [NCZ_TYPE_UINT] = { "uint", 4 },
-  [NCZ_TYPE_INT64] = { "int64", 8 },
-  [NCZ_TYPE_UINT64] = { "uint64", 8 },
-  [NCZ_TYPE_STRING] = { "string", sizeof (char *) },
+  [NCZ_DATA_TYPE_NONE] = { "none", 0 },
+  [NCZ_DATA_TYPE_BYTE] = { "byte", 1 },
+  [NCZ_DATA_TYPE_CHAR] = { "char", 1 },
+  [NCZ_DATA_TYPE_SHORT] = { "short", 2 },
+  [NCZ_DATA_TYPE_INT] = { "int", 4 },
+  [NCZ_DATA_TYPE_FLOAT] = { "float", 4 },
+  [NCZ_DATA_TYPE_DOUBLE] = { "double", 8 },
+  [NCZ_DATA_TYPE_UBYTE] = { "ubyte", 1 },
+  [NCZ_DATA_TYPE_USHORT] = { "ushort", 2 },
+  [NCZ_DATA_TYPE_UINT] = { "uint", 4 },
+  [NCZ_DATA_TYPE_INT64] = { "int64", 8 },
+  [NCZ_DATA_TYPE_UINT64] = { "uint64", 8 },
+  [NCZ_DATA_TYPE_STRING] = { "string", sizeof (char *) },
 };
 
 static gboolean
-type_is_valid (NczType type)
+type_is_valid (NczDataType type)
 {
-  return type > NCZ_TYPE_NONE && type <= NCZ_TYPE_STRING;
+  return type > NCZ_DATA_TYPE_NONE && type <= NCZ_DATA_TYPE_STRING;
 }
 
 /**
- * ncz_type_get_size:
+ * ncz_data_type_get_size:
  * @type: a type
  *
  * Returns: the size in bytes of one value of @type in memory (for
- *   %NCZ_TYPE_STRING, the size of a `char *`), 0 for an invalid type
+ *   %NCZ_DATA_TYPE_STRING, the size of a `char *`), 0 for an invalid type
  * Since: 1.0
  */
 gsize
-ncz_type_get_size (NczType type)
+ncz_data_type_get_size (NczDataType type)
 {
   return type_is_valid (type) ? type_table[type].size : 0;
 }
 
 /**
- * ncz_type_get_name:
+ * ncz_data_type_get_name:
  * @type: a type
  *
  * Returns: the CDL name of @type ("int", "uint64", ...)
  * Since: 1.0
  */
 const char *
-ncz_type_get_name (NczType type)
+ncz_data_type_get_name (NczDataType type)
 {
   return type_is_valid (type) ? type_table[type].name : "none";
 }
 
 /**
- * ncz_type_from_name:
+ * ncz_data_type_from_name:
  * @name: a CDL type name
  *
- * Returns: the type called @name, or %NCZ_TYPE_NONE
+ * Returns: the type called @name, or %NCZ_DATA_TYPE_NONE
  * Since: 1.0
  */
-NczType
-ncz_type_from_name (const char *name)
+NczDataType
+ncz_data_type_from_name (const char *name)
 {
-  g_return_val_if_fail (name != NULL, NCZ_TYPE_NONE);
-  for (int t = NCZ_TYPE_BYTE; t <= NCZ_TYPE_STRING; t++)
+  g_return_val_if_fail (name != NULL, NCZ_DATA_TYPE_NONE);
+  for (int t = NCZ_DATA_TYPE_BYTE; t <= NCZ_DATA_TYPE_STRING; t++)
     if (strcmp (type_table[t].name, name) == 0)
-      return (NczType) t;
-  return NCZ_TYPE_NONE;
+      return (NczDataType) t;
+  return NCZ_DATA_TYPE_NONE;
 }
 
 /**
- * ncz_type_is_integer:
+ * ncz_data_type_is_integer:
  * @type: a type
  *
  * Returns: whether @type is an integer type
  * Since: 1.0
  */
 gboolean
-ncz_type_is_integer (NczType type)
+ncz_data_type_is_integer (NczDataType type)
 {
   switch (type)
     {
-    case NCZ_TYPE_BYTE: case NCZ_TYPE_SHORT: case NCZ_TYPE_INT:
-    case NCZ_TYPE_UBYTE: case NCZ_TYPE_USHORT: case NCZ_TYPE_UINT:
-    case NCZ_TYPE_INT64: case NCZ_TYPE_UINT64:
+    case NCZ_DATA_TYPE_BYTE: case NCZ_DATA_TYPE_SHORT: case NCZ_DATA_TYPE_INT:
+    case NCZ_DATA_TYPE_UBYTE: case NCZ_DATA_TYPE_USHORT: case NCZ_DATA_TYPE_UINT:
+    case NCZ_DATA_TYPE_INT64: case NCZ_DATA_TYPE_UINT64:
       return TRUE;
     default:
       return FALSE;
@@ -101,68 +101,68 @@ ncz_type_is_integer (NczType type)
 }
 
 /**
- * ncz_type_is_unsigned:
+ * ncz_data_type_is_unsigned:
  * @type: a type
  *
  * Returns: whether @type is an unsigned integer type
  * Since: 1.0
  */
 gboolean
-ncz_type_is_unsigned (NczType type)
+ncz_data_type_is_unsigned (NczDataType type)
 {
-  return type == NCZ_TYPE_UBYTE || type == NCZ_TYPE_USHORT ||
-         type == NCZ_TYPE_UINT || type == NCZ_TYPE_UINT64;
+  return type == NCZ_DATA_TYPE_UBYTE || type == NCZ_DATA_TYPE_USHORT ||
+         type == NCZ_DATA_TYPE_UINT || type == NCZ_DATA_TYPE_UINT64;
 }
 
 /**
- * ncz_type_is_float:
+ * ncz_data_type_is_float:
  * @type: a type
  *
  * Returns: whether @type is float or double
  * Since: 1.0
  */
 gboolean
-ncz_type_is_float (NczType type)
+ncz_data_type_is_float (NczDataType type)
 {
-  return type == NCZ_TYPE_FLOAT || type == NCZ_TYPE_DOUBLE;
+  return type == NCZ_DATA_TYPE_FLOAT || type == NCZ_DATA_TYPE_DOUBLE;
 }
 
 /**
- * ncz_type_get_default_fill:
+ * ncz_data_type_get_default_fill:
  * @type: a numeric or char type
  *
  * The netCDF default fill value of @type (for example -2147483647 for
  * int, 9.96920996838686905e+36 for float and double), in native byte
- * order. For %NCZ_TYPE_STRING the default fill is the empty string and
+ * order. For %NCZ_DATA_TYPE_STRING the default fill is the empty string and
  * the bytes are a single NUL.
  *
  * Returns: (transfer full) (nullable): the fill value
  * Since: 1.0
  */
 GBytes *
-ncz_type_get_default_fill (NczType type)
+ncz_data_type_get_default_fill (NczDataType type)
 {
   union {
     gint8 b; guint8 ub; gint16 s; guint16 us; gint32 i; guint32 ui;
     gint64 i64; guint64 ui64; float f; double d; char c;
   } v;
-  gsize size = ncz_type_get_size (type);
+  gsize size = ncz_data_type_get_size (type);
 
   memset (&v, 0, sizeof v);
   switch (type)
     {
-    case NCZ_TYPE_BYTE: v.b = -127; break;
-    case NCZ_TYPE_CHAR: v.c = 0; break;
-    case NCZ_TYPE_SHORT: v.s = -32767; break;
-    case NCZ_TYPE_INT: v.i = -2147483647; break;
-    case NCZ_TYPE_FLOAT: v.f = 9.9692099683868690e+36f; break;
-    case NCZ_TYPE_DOUBLE: v.d = 9.9692099683868690e+36; break;
-    case NCZ_TYPE_UBYTE: v.ub = 255; break;
-    case NCZ_TYPE_USHORT: v.us = 65535; break;
-    case NCZ_TYPE_UINT: v.ui = 4294967295U; break;
-    case NCZ_TYPE_INT64: v.i64 = G_GINT64_CONSTANT (-9223372036854775806); break;
-    case NCZ_TYPE_UINT64: v.ui64 = G_GUINT64_CONSTANT (18446744073709551614); break;
-    case NCZ_TYPE_STRING: return g_bytes_new ("", 1);
+    case NCZ_DATA_TYPE_BYTE: v.b = -127; break;
+    case NCZ_DATA_TYPE_CHAR: v.c = 0; break;
+    case NCZ_DATA_TYPE_SHORT: v.s = -32767; break;
+    case NCZ_DATA_TYPE_INT: v.i = -2147483647; break;
+    case NCZ_DATA_TYPE_FLOAT: v.f = 9.9692099683868690e+36f; break;
+    case NCZ_DATA_TYPE_DOUBLE: v.d = 9.9692099683868690e+36; break;
+    case NCZ_DATA_TYPE_UBYTE: v.ub = 255; break;
+    case NCZ_DATA_TYPE_USHORT: v.us = 65535; break;
+    case NCZ_DATA_TYPE_UINT: v.ui = 4294967295U; break;
+    case NCZ_DATA_TYPE_INT64: v.i64 = G_GINT64_CONSTANT (-9223372036854775806); break;
+    case NCZ_DATA_TYPE_UINT64: v.ui64 = G_GUINT64_CONSTANT (18446744073709551614); break;
+    case NCZ_DATA_TYPE_STRING: return g_bytes_new ("", 1);
     default: return NULL;
     }
   return g_bytes_new (&v, size);

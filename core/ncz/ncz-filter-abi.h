@@ -1,4 +1,4 @@
-/* ncz-filter-abi-private.h: the binary plugin ABIs Ncz speaks
+/* ncz-filter-abi.h: the binary plugin ABIs Ncz speaks (module SDK)
  *
  * Ncz's own declarations (facts of the ABIs, no code from HDF5 or
  * netcdf-c) of:
@@ -8,11 +8,12 @@
  *    NCZ_codec_info_defaults returning a NULL-terminated vector).
  * Used by Ncz's codec modules (which export both, so the same .so serves
  * HDF5/h5py, netcdf-c and Ncz) and by codec-registry (which loads foreign
- * libraries through them). Not installed.
+ * libraries through them). Part of the module SDK.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #pragma once
+
 
 #include <stddef.h>
 #include <stdint.h>

@@ -21,5 +21,6 @@
 #include <ncz/ncz-codec.h>
 #include <ncz/ncz-registry.h>
 #include <ncz/ncz-plugin.h>
+#include <ncz/ncz-enum-types.h>
 
 #undef __NCZ_H_INSIDE__

@@ -7,8 +7,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
-
 #include "ncz-foreign-codec.h"
 
 NCZ_PLUGIN_EXPORT const NczPluginDesc *ncz_plugin_foreign_describe (void);
@@ -111,7 +109,7 @@ register_foreign (NczRegistry  *registry,
 static const NczPluginDesc foreign_plugin_desc = {
   .abi = NCZ_PLUGIN_ABI,
   .name = "foreign",
-  .version = NCZ_VERSION,
+  .version = NCZ_VERSION_STRING,
   .license = "BSD-3-Clause",
   .description = "Codecs from foreign HDF5 filter and Codec libraries (HDF5_PLUGIN_PATH)",
   .register_func = register_foreign,

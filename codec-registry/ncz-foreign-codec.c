@@ -7,13 +7,12 @@
  * functions about the variable, which Ncz does not provide. Ncz derives
  * the working parameters itself for the filter ids whose layout it knows
  * (ncz_foreign_working_params); for the others they are the visible ones.
+ * Codec configuration crosses to the Codec library as the JSON text Ncz
+ * writes to .zarray (the Codec ABI's form) and comes back as json-glib.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
-
 #include "ncz-foreign-codec.h"
-#include "ncz-model-private.h"
 
 struct _NczForeignCodec
 {
@@ -62,22 +61,45 @@ foreign_get_filter_id (NczCodec *codec)
   return NCZ_FOREIGN_CODEC (codec)->row->filter_id;
 }
 
+/* Shuffle needs the element type; every other filter the pairing table
+ * serves works on bytes as far as Ncz knows. */
+static NczCodecKind
+foreign_get_kind (NczCodec *codec)
+{
+  return NCZ_FOREIGN_CODEC (codec)->row->filter_id == NCZ_FILTER_SHUFFLE
+         ? NCZ_CODEC_KIND_ARRAY_TO_ARRAY : NCZ_CODEC_KIND_BYTES_TO_BYTES;
+}
+
 static gboolean
 foreign_params_from_json (NczCodec    *codec,
-                          const char  *json,
+                          JsonObject  *json,
                           GArray     **params,
                           GError     **error)
 {
-  return ncz_foreign_row_params_from_json (NCZ_FOREIGN_CODEC (codec)->row, json, params, error);
+  g_autoptr(NczJson) node = ncz_json_from_json_object (json);
+  g_autofree char *text = ncz_json_to_string (node, FALSE);
+
+  return ncz_foreign_row_params_from_json (NCZ_FOREIGN_CODEC (codec)->row, text, params, error);
 }
 
-static char *
+static JsonObject *
 foreign_params_to_json (NczCodec     *codec,
                         const guint  *params,
                         gsize         n_params,
                         GError      **error)
 {
-  return ncz_foreign_row_params_to_json (NCZ_FOREIGN_CODEC (codec)->row, params, n_params, error);
+  g_autofree char *text = NULL;
+  g_autoptr(NczJson) node = NULL;
+
+  text = ncz_foreign_row_params_to_json (NCZ_FOREIGN_CODEC (codec)->row, params, n_params,
+                                         error);
+  if (text == NULL)
+    return NULL;
+  /* the row checked that it is an object with a string "id" */
+  node = ncz_json_parse (text, -1, error);
+  if (node == NULL)
+    return NULL;
+  return ncz_json_to_json_object (node);
 }
 
 static gboolean
@@ -130,6 +152,7 @@ ncz_foreign_codec_iface_init (NczCodecInterface *iface)
 {
   iface->get_codec_id = foreign_get_codec_id;
   iface->get_filter_id = foreign_get_filter_id;
+  iface->get_kind = foreign_get_kind;
   iface->params_from_json = foreign_params_from_json;
   iface->params_to_json = foreign_params_to_json;
   iface->modify_parameters = foreign_modify_parameters;

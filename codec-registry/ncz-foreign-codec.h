@@ -6,7 +6,7 @@
  */
 #pragma once
 
-#include <ncz/ncz.h>
+#include <ncz/ncz-module.h>
 
 #include "ncz-foreign-scan.h"
 

@@ -53,7 +53,7 @@
  */
 #pragma once
 
-#include <ncz/ncz.h>
+#include <ncz/ncz-module.h>
 
 G_BEGIN_DECLS
 

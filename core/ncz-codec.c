@@ -59,51 +59,162 @@ ncz_codec_get_filter_id (NczCodec *self)
 }
 
 /**
+ * ncz_codec_get_kind:
+ * @self: a codec
+ *
+ * Returns: where the codec stands in a chunk's pipeline
+ * Since: 1.0
+ */
+NczCodecKind
+ncz_codec_get_kind (NczCodec *self)
+{
+  NczCodecInterface *iface;
+  NczCodecKind kind;
+
+  g_return_val_if_fail (NCZ_IS_CODEC (self), NCZ_CODEC_KIND_BYTES_TO_BYTES);
+  iface = NCZ_CODEC_GET_IFACE (self);
+  if (iface->get_kind == NULL)
+    return NCZ_CODEC_KIND_BYTES_TO_BYTES;
+  kind = iface->get_kind (self);
+  if (kind < NCZ_CODEC_KIND_ARRAY_TO_ARRAY || kind > NCZ_CODEC_KIND_BYTES_TO_BYTES)
+    return NCZ_CODEC_KIND_BYTES_TO_BYTES;
+  return kind;
+}
+
+/**
  * ncz_codec_params_from_json:
  * @self: a codec
- * @json: the codec dict as JSON text
+ * @json: the codec configuration: the codec dict, "id" included
  * @params: (out) (transfer full) (element-type guint): the visible parameters
  * @error: return location for a #GError
+ *
+ * Converts codec configuration into the codec's visible (HDF5-style)
+ * parameters. The codec checks them: a bad value is
+ * %NCZ_CODEC_ERROR_BAD_PARAMETERS naming the JSON key.
  *
  * Returns: %TRUE on success
  * Since: 1.0
  */
 gboolean
-ncz_codec_params_from_json (NczCodec *self, const char *json, GArray **params,
+ncz_codec_params_from_json (NczCodec *self, JsonObject *json, GArray **params,
                             GError **error)
 {
   NczCodecInterface *iface;
+  GArray *out = NULL;
+
   g_return_val_if_fail (NCZ_IS_CODEC (self), FALSE);
   g_return_val_if_fail (json != NULL && params != NULL, FALSE);
   iface = NCZ_CODEC_GET_IFACE (self);
   if (iface->params_from_json == NULL)
     return codec_unsupported (self, "read codec JSON", error);
-  return iface->params_from_json (self, json, params, error);
+  if (!iface->params_from_json (self, json, &out, error))
+    return FALSE;
+  *params = out != NULL ? out : g_array_new (FALSE, FALSE, sizeof (guint));
+  return TRUE;
 }
 
 /**
  * ncz_codec_params_to_json:
  * @self: a codec
- * @params: (array length=n_params): visible parameters
+ * @params: (array length=n_params) (nullable): visible parameters
  * @n_params: number of parameters
  * @error: return location for a #GError
  *
- * Returns: (transfer full): the codec dict as JSON text
+ * Converts visible parameters into codec configuration, checking them.
+ *
+ * Returns: (transfer full): a new codec dict with "id" first
  * Since: 1.0
  */
-char *
+JsonObject *
 ncz_codec_params_to_json (NczCodec *self, const guint *params, gsize n_params,
                           GError **error)
 {
   NczCodecInterface *iface;
+  JsonObject *out;
+
   g_return_val_if_fail (NCZ_IS_CODEC (self), NULL);
+  g_return_val_if_fail (params != NULL || n_params == 0, NULL);
   iface = NCZ_CODEC_GET_IFACE (self);
   if (iface->params_to_json == NULL)
     {
       codec_unsupported (self, "write codec JSON", error);
       return NULL;
     }
-  return iface->params_to_json (self, params, n_params, error);
+  out = iface->params_to_json (self, params, n_params, error);
+  if (out == NULL && error != NULL && *error == NULL)
+    g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
+                 "codec '%s' rejected its parameters", ncz_codec_get_codec_id (self));
+  return out;
+}
+
+/**
+ * ncz_codec_params_from_json_text:
+ * @self: a codec
+ * @json: the codec dict as JSON text, e.g. `{"id": "zstd", "level": 3}`
+ * @params: (out) (transfer full) (element-type guint): the visible parameters
+ * @error: return location for a #GError
+ *
+ * As ncz_codec_params_from_json() on JSON text. The text is read as Zarr
+ * metadata is (bare `NaN` and `Infinity` accepted).
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_codec_params_from_json_text (NczCodec *self, const char *json, GArray **params,
+                                 GError **error)
+{
+  g_autoptr(NczJson) root = NULL;
+  g_autoptr(JsonObject) object = NULL;
+  g_autoptr(GError) local = NULL;
+
+  g_return_val_if_fail (NCZ_IS_CODEC (self), FALSE);
+  g_return_val_if_fail (json != NULL && params != NULL, FALSE);
+  root = ncz_json_parse (json, -1, &local);
+  if (root == NULL)
+    {
+      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
+                   "codec '%s': invalid codec JSON: %s", ncz_codec_get_codec_id (self),
+                   local->message);
+      return FALSE;
+    }
+  if (ncz_json_get_kind (root) != NCZ_JSON_OBJECT)
+    {
+      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
+                   "codec '%s': codec JSON must be an object, not %s",
+                   ncz_codec_get_codec_id (self), ncz_json_kind_name (ncz_json_get_kind (root)));
+      return FALSE;
+    }
+  object = ncz_json_to_json_object (root);
+  return ncz_codec_params_from_json (self, object, params, error);
+}
+
+/**
+ * ncz_codec_params_to_json_text:
+ * @self: a codec
+ * @params: (array length=n_params) (nullable): visible parameters
+ * @n_params: number of parameters
+ * @error: return location for a #GError
+ *
+ * As ncz_codec_params_to_json(), as the single-line JSON text Ncz writes
+ * to `.zarray` (integers as integers, other numbers with the shortest
+ * text that reads back, as numcodecs writes them).
+ *
+ * Returns: (transfer full): the codec dict as JSON text
+ * Since: 1.0
+ */
+char *
+ncz_codec_params_to_json_text (NczCodec *self, const guint *params, gsize n_params,
+                               GError **error)
+{
+  g_autoptr(JsonObject) object = NULL;
+  g_autoptr(NczJson) node = NULL;
+
+  object = ncz_codec_params_to_json (self, params, n_params, error);
+  if (object == NULL)
+    return NULL;
+  node = ncz_json_from_json_object (object);
+  return ncz_json_to_string (node, FALSE);
 }
 
 /**

@@ -93,7 +93,7 @@ ncz_filter_spec_new_for_codec (NczCodec *codec, const guint *params, gsize n_par
   g_return_val_if_fail (NCZ_IS_CODEC (codec), NULL);
   g_return_val_if_fail (params != NULL || n_params == 0, NULL);
 
-  json = ncz_codec_params_to_json (codec, params, n_params, &local);
+  json = ncz_codec_params_to_json_text (codec, params, n_params, &local);
   if (json == NULL)
     {
       if (local == NULL)

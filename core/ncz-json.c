@@ -1020,3 +1020,141 @@ ncz_json_equal (const NczJson *a, const NczJson *b)
     }
   return FALSE;
 }
+
+/* ---- json-glib bridge ----
+ *
+ * Codec configuration crosses the public API and the module SDK as
+ * json-glib objects; metadata is read and written with this tree, whose
+ * numbers keep their exact text. Integers that fit a gint64 become
+ * json-glib integers, other numbers doubles; json-glib integers come back
+ * as integers and doubles with the shortest text that reads back. */
+
+JsonNode *
+ncz_json_to_json_node (const NczJson *node)
+{
+  JsonNode *out;
+
+  g_return_val_if_fail (node != NULL, NULL);
+  switch (node->kind)
+    {
+    case NCZ_JSON_BOOLEAN:
+      out = json_node_new (JSON_NODE_VALUE);
+      json_node_set_boolean (out, node->u.boolean);
+      return out;
+    case NCZ_JSON_NUMBER:
+      {
+        gint64 v;
+        out = json_node_new (JSON_NODE_VALUE);
+        if (node->u.number.is_integer && ncz_json_get_int64 (node, &v))
+          json_node_set_int (out, v);
+        else
+          json_node_set_double (out, node->u.number.value);
+        return out;
+      }
+    case NCZ_JSON_STRING:
+      out = json_node_new (JSON_NODE_VALUE);
+      if (memchr (node->u.string.data, '\0', node->u.string.length) == NULL)
+        json_node_set_string (out, node->u.string.data);
+      else
+        {
+          /* json-glib strings end at a NUL: keep what follows, and keep
+           * the string from reading as something it is not */
+          GString *s = g_string_sized_new (node->u.string.length + 8);
+          for (gsize i = 0; i < node->u.string.length; i++)
+            if (node->u.string.data[i] == '\0')
+              g_string_append (s, "\xef\xbf\xbd");
+            else
+              g_string_append_c (s, node->u.string.data[i]);
+          json_node_set_string (out, s->str);
+          g_string_free (s, TRUE);
+        }
+      return out;
+    case NCZ_JSON_ARRAY:
+      {
+        JsonArray *array = json_array_sized_new (node->u.array->len);
+        for (guint i = 0; i < node->u.array->len; i++)
+          json_array_add_element (array, ncz_json_to_json_node (node->u.array->pdata[i]));
+        out = json_node_new (JSON_NODE_ARRAY);
+        json_node_take_array (out, array);
+        return out;
+      }
+    case NCZ_JSON_OBJECT:
+      {
+        JsonObject *object = json_object_new ();
+        for (guint i = 0; i < node->u.object.keys->len; i++)
+          json_object_set_member (object, node->u.object.keys->pdata[i],
+                                  ncz_json_to_json_node (node->u.object.values->pdata[i]));
+        out = json_node_new (JSON_NODE_OBJECT);
+        json_node_take_object (out, object);
+        return out;
+      }
+    case NCZ_JSON_NULL:
+    default:
+      return json_node_new (JSON_NODE_NULL);
+    }
+}
+
+JsonObject *
+ncz_json_to_json_object (const NczJson *node)
+{
+  g_autoptr(JsonNode) root = NULL;
+
+  g_return_val_if_fail (node != NULL, NULL);
+  if (node->kind != NCZ_JSON_OBJECT)
+    return NULL;
+  root = ncz_json_to_json_node (node);
+  return json_object_ref (json_node_get_object (root));
+}
+
+NczJson *
+ncz_json_from_json_node (JsonNode *node)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      return ncz_json_from_json_object (json_node_get_object (node));
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        NczJson *out = ncz_json_new_array ();
+        guint n = json_array_get_length (array);
+        for (guint i = 0; i < n; i++)
+          ncz_json_array_append (out, ncz_json_from_json_node (json_array_get_element (array, i)));
+        return out;
+      }
+    case JSON_NODE_VALUE:
+      switch (json_node_get_value_type (node))
+        {
+        case G_TYPE_INT64:
+          return ncz_json_new_int64 (json_node_get_int (node));
+        case G_TYPE_DOUBLE:
+          return ncz_json_new_double (json_node_get_double (node));
+        case G_TYPE_BOOLEAN:
+          return ncz_json_new_boolean (json_node_get_boolean (node));
+        case G_TYPE_STRING:
+          return ncz_json_new_string (json_node_get_string (node), -1);
+        default:
+          return ncz_json_new_null ();
+        }
+    case JSON_NODE_NULL:
+    default:
+      return ncz_json_new_null ();
+    }
+}
+
+NczJson *
+ncz_json_from_json_object (JsonObject *object)
+{
+  JsonObjectIter iter;
+  const char *key;
+  JsonNode *member;
+  NczJson *out;
+
+  g_return_val_if_fail (object != NULL, NULL);
+  out = ncz_json_new_object ();
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &key, &member))
+    ncz_json_object_set (out, key, ncz_json_from_json_node (member));
+  return out;
+}

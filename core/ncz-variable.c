@@ -1077,7 +1077,7 @@ ncz_variable_add_filter_json (NczVariable *self, const char *codec_json, GError 
   g_autoptr(NczCodec) codec = NULL;
   g_autoptr(GArray) visible = NULL;
   g_autoptr(GError) local = NULL;
-  g_autofree char *text = NULL;
+  g_autoptr(JsonObject) object = NULL;
   const NczJson *id;
   const char *codec_id;
   NczFilterSpec *spec;
@@ -1116,8 +1116,8 @@ ncz_variable_add_filter_json (NczVariable *self, const char *codec_json, GError 
                    local ? local->message : "codec not available");
       return FALSE;
     }
-  text = ncz_json_to_string (root, FALSE);
-  if (!ncz_codec_params_from_json (codec, text, &visible, &local))
+  object = ncz_json_to_json_object (root);
+  if (!ncz_codec_params_from_json (codec, object, &visible, &local))
     {
       if (local == NULL)
         g_set_error (&local, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,

@@ -677,7 +677,7 @@ parse_filters (NczarrReader *r, const char *key, const NczJson *zarray, GError *
         {
           GArray *params = NULL;
           g_autoptr(GError) local = NULL;
-          if (ncz_codec_params_from_json (codec, json, &params, &local))
+          if (ncz_codec_params_from_json_text (codec, json, &params, &local))
             {
               if (spec->visible)
                 g_array_unref (spec->visible);

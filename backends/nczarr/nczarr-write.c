@@ -128,7 +128,7 @@ codec_json (NczFilterSpec *spec, gsize element_size)
   if (spec->json)
     json = g_strdup (spec->json);
   else if (spec->codec)
-    json = ncz_codec_params_to_json (spec->codec, (const guint *) spec->visible->data,
+    json = ncz_codec_params_to_json_text (spec->codec, (const guint *) spec->visible->data,
                                      spec->visible->len, NULL);
   if (json)
     {

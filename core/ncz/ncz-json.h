@@ -87,6 +87,18 @@ NCZ_MODULE_API gboolean ncz_json_equal (const NczJson *a, const NczJson *b);
 /* Shortest text that strtod() reads back as @value ("%.17g" at worst). */
 NCZ_MODULE_API char *ncz_format_double_roundtrip (double value);
 
+/* Bridges to json-glib, the type codec configuration crosses the API in.
+ * Integers that fit a gint64 become json-glib integers, other numbers
+ * doubles; back, json-glib integers are written as integers and doubles
+ * with the shortest text that reads back (as ncz_json_new_double()).
+ * json-glib strings cannot hold NUL: each one becomes U+FFFD.
+ * Returns new references (transfer full); ncz_json_to_json_object()
+ * returns NULL if @node is not an object. */
+NCZ_MODULE_API JsonNode *ncz_json_to_json_node (const NczJson *node);
+NCZ_MODULE_API JsonObject *ncz_json_to_json_object (const NczJson *node);
+NCZ_MODULE_API NczJson *ncz_json_from_json_node (JsonNode *node);
+NCZ_MODULE_API NczJson *ncz_json_from_json_object (JsonObject *object);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NczJson, ncz_json_unref)
 
 G_END_DECLS

@@ -22,7 +22,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <math.h>
 #include <string.h>
@@ -37,21 +36,21 @@ typedef struct {
   NczCodecDtype decode_dtype;
 } AsType;
 
-static NczJson *
+static JsonObject *
 astype_json (const AsType *a)
 {
   g_autofree char *enc = ncz_codec_dtype_to_string (&a->encode_dtype);
   g_autofree char *dec = ncz_codec_dtype_to_string (&a->decode_dtype);
-  NczJson *dict = ncz_json_new_object ();
+  JsonObject *dict = json_object_new ();
 
-  ncz_json_object_set (dict, "id", ncz_json_new_string (CODEC_ID, -1));
-  ncz_json_object_set (dict, "encode_dtype", ncz_json_new_string (enc, -1));
-  ncz_json_object_set (dict, "decode_dtype", ncz_json_new_string (dec, -1));
+  json_object_set_string_member (dict, "id", CODEC_ID);
+  json_object_set_string_member (dict, "encode_dtype", enc);
+  json_object_set_string_member (dict, "decode_dtype", dec);
   return dict;
 }
 
 static gboolean
-astype_from_json (const NczJson *dict, GArray *visible, GError **error)
+astype_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   AsType a;
   guint packed[2];
@@ -84,7 +83,7 @@ astype_params (const guint *params, gsize n_params, AsType *a, GError **error)
   return TRUE;
 }
 
-static NczJson *
+static JsonObject *
 astype_to_json (const guint *visible, gsize n_visible, GError **error)
 {
   AsType a;
@@ -167,7 +166,7 @@ astype_run (const guint *working, gsize n_working, GBytes *input, gboolean encod
 
       if (!convert (from, data, to, out, i, &v))
         {
-          g_autoptr (NczJson) dict = astype_json (&a);
+          g_autoptr (JsonObject) dict = astype_json (&a);
           g_autofree char *type = ncz_codec_dtype_to_string (to);
           g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED,
                        CODEC_ID ": %s element %" G_GSIZE_FORMAT " is %.17g, which '%s' "
@@ -202,6 +201,7 @@ static const NczCodecModuleDesc astype_desc = {
   .to_json = astype_to_json,
   .encode = astype_encode,
   .decode = astype_decode,
+  .kind = NCZ_CODEC_KIND_ARRAY_TO_ARRAY,
 };
 
 NCZ_DEFINE_CODEC_MODULE_NCZ_ONLY (astype, NczAsTypeCodec, astype_desc)

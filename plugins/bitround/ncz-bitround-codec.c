@@ -24,7 +24,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <string.h>
 
@@ -40,7 +39,7 @@ mantissa_bits (gsize size)
 }
 
 static gboolean
-bitround_from_json (const NczJson *dict, GArray *visible, GError **error)
+bitround_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   guint keepbits;
 
@@ -60,17 +59,17 @@ bitround_from_json (const NczJson *dict, GArray *visible, GError **error)
   return TRUE;
 }
 
-static NczJson *
+static JsonObject *
 bitround_json (guint keepbits)
 {
-  NczJson *dict = ncz_json_new_object ();
+  JsonObject *dict = json_object_new ();
 
-  ncz_json_object_set (dict, "id", ncz_json_new_string (CODEC_ID, -1));
-  ncz_json_object_set (dict, "keepbits", ncz_json_new_int64 (keepbits));
+  json_object_set_string_member (dict, "id", CODEC_ID);
+  json_object_set_int_member (dict, "keepbits", keepbits);
   return dict;
 }
 
-static NczJson *
+static JsonObject *
 bitround_to_json (const guint *visible, gsize n_visible, GError **error)
 {
   if (n_visible < 1 || visible[0] > 52)
@@ -102,7 +101,7 @@ bitround_modify (const NczCodecVarInfo *info, GArray *visible, GArray *working, 
              && (info->type_size == 2 || info->type_size == 4 || info->type_size == 8);
   if (!is_float || keepbits > mantissa_bits (info->type_size))
     {
-      g_autoptr (NczJson) dict = bitround_json (keepbits);
+      g_autoptr (JsonObject) dict = bitround_json (keepbits);
       if (!is_float)
         g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
                      CODEC_ID ": works on float variables only (float16, float32, float64)");
@@ -134,7 +133,7 @@ bitround_encode (const guint *working, gsize n_working, GBytes *input, GError **
   if (n_working != 3 || (working[1] != 2 && working[1] != 4 && working[1] != 8)
       || working[0] > mantissa_bits (working[1]))
     {
-      g_autoptr (NczJson) dict = bitround_json (n_working > 0 ? working[0] : 0);
+      g_autoptr (JsonObject) dict = bitround_json (n_working > 0 ? working[0] : 0);
       g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
                    CODEC_ID ": the element type is not known (the codec needs its float "
                    "variable) or does not take these keepbits");
@@ -185,6 +184,7 @@ static const NczCodecModuleDesc bitround_desc = {
   .modify = bitround_modify,
   .encode = bitround_encode,
   .decode = bitround_decode,
+  .kind = NCZ_CODEC_KIND_ARRAY_TO_ARRAY,
 };
 
 NCZ_DEFINE_CODEC_MODULE_NCZ_ONLY (bitround, NczBitroundCodec, bitround_desc)

@@ -8,7 +8,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <string.h>
 #include <blosc.h>
@@ -151,28 +150,24 @@ visible_append (GArray *visible, const BloscParams *p)
 }
 
 static gboolean
-blosc_from_json (const NczJson *dict, GArray *visible, GError **error)
+blosc_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   BloscParams p = { 0, };
-  NczJson *cname_node;
+  JsonNode *cname_node;
   const char *cname = JSON_DEFAULT_CNAME;
   gint clevel, shuffle, code;
 
-  cname_node = ncz_json_object_get (dict, "cname");
-  if (cname_node != NULL && ncz_json_get_kind (cname_node) != NCZ_JSON_NULL)
+  cname_node = json_object_get_member (dict, "cname");
+  if (cname_node != NULL && !JSON_NODE_HOLDS_NULL (cname_node))
     {
-      gsize length = 0;
-
-      if (ncz_json_get_kind (cname_node) != NCZ_JSON_STRING)
+      if (json_node_get_value_type (cname_node) != G_TYPE_STRING)
         {
           g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
                        "codec JSON key 'cname' must be a string, not %s",
-                       ncz_json_kind_name (ncz_json_get_kind (cname_node)));
+                       ncz_codec_json_kind_name (cname_node));
           return FALSE;
         }
-      cname = ncz_json_get_string (cname_node, &length);
-      if (memchr (cname, '\0', length) != NULL)
-        cname = "";
+      cname = json_node_get_string (cname_node);
     }
   code = blosc_compname_to_compcode (cname);
   if (code < 0)
@@ -222,23 +217,23 @@ blosc_from_json (const NczJson *dict, GArray *visible, GError **error)
   return TRUE;
 }
 
-static NczJson *
+static JsonObject *
 blosc_to_json (const guint *visible, gsize n_visible, GError **error)
 {
   BloscParams p;
   const char *cname = NULL;
-  NczJson *dict;
+  JsonObject *dict;
 
   if (!params_read (visible, n_visible, &p, error))
     return NULL;
   compcode_supported (p.compcode, &cname);
 
-  dict = ncz_json_new_object ();
-  ncz_json_object_set (dict, "id", ncz_json_new_string ("blosc", -1));
-  ncz_json_object_set (dict, "cname", ncz_json_new_string (cname, -1));
-  ncz_json_object_set (dict, "clevel", ncz_json_new_int64 (p.clevel));
-  ncz_json_object_set (dict, "shuffle", ncz_json_new_int64 (p.shuffle));
-  ncz_json_object_set (dict, "blocksize", ncz_json_new_int64 (p.blocksize));
+  dict = json_object_new ();
+  json_object_set_string_member (dict, "id", "blosc");
+  json_object_set_string_member (dict, "cname", cname);
+  json_object_set_int_member (dict, "clevel", p.clevel);
+  json_object_set_int_member (dict, "shuffle", p.shuffle);
+  json_object_set_int_member (dict, "blocksize", p.blocksize);
   return dict;
 }
 

@@ -8,7 +8,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <bzlib.h>
 #include <string.h>
@@ -22,7 +21,7 @@
 static const NczCodecLevel bzip2_levels = { "bz2", 1, 9, BZIP2_DEFAULT_LEVEL };
 
 static gboolean
-bzip2_from_json (const NczJson *dict, GArray *visible, GError **error)
+bzip2_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   return ncz_codec_level_from_json (&bzip2_levels, dict, visible, error);
 }
@@ -37,7 +36,7 @@ level_from_params (const guint *params, gsize n_params, guint *level, GError **e
   return TRUE;
 }
 
-static NczJson *
+static JsonObject *
 bzip2_to_json (const guint *visible, gsize n_visible, GError **error)
 {
   return ncz_codec_level_to_json (&bzip2_levels, visible, n_visible, error);

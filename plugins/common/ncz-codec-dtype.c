@@ -2,12 +2,9 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
-
 #include <math.h>
 #include <string.h>
 
-#include <ncz/ncz.h>
 #include "ncz-codec-dtype.h"
 
 static gboolean
@@ -96,41 +93,36 @@ ncz_codec_dtype_unpack (guint packed, NczCodecDtype *dtype, GError **error)
 }
 
 void
-ncz_codec_error_append_json (GError **error, const NczJson *dict)
+ncz_codec_error_append_json (GError **error, JsonObject *dict)
 {
+  g_autoptr (NczJson) node = NULL;
   g_autofree char *json = NULL;
   char *message;
 
   if (error == NULL || *error == NULL || dict == NULL)
     return;
-  json = ncz_json_to_string (dict, FALSE);
+  node = ncz_json_from_json_object (dict);
+  json = ncz_json_to_string (node, FALSE);
   message = g_strdup_printf ("%s (codec JSON %s)", (*error)->message, json);
   g_free ((*error)->message);
   (*error)->message = message;
 }
 
 gboolean
-ncz_codec_json_get_dtype (const NczJson *dict, const char *key, NczCodecDtype *dtype,
+ncz_codec_json_get_dtype (JsonObject *dict, const char *key, NczCodecDtype *dtype,
                           GError **error)
 {
-  NczJson *member = ncz_json_object_get (dict, key);
-  gsize length = 0;
+  JsonNode *member = json_object_get_member (dict, key);
   const char *text;
 
-  if (member == NULL || ncz_json_get_kind (member) != NCZ_JSON_STRING)
+  if (member == NULL || json_node_get_value_type (member) != G_TYPE_STRING)
     {
       g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
                    "codec JSON key '%s' is %s, expected a numpy type string such as '<i4'", key,
-                   member == NULL ? "missing" : ncz_json_kind_name (ncz_json_get_kind (member)));
+                   member == NULL ? "missing" : ncz_codec_json_kind_name (member));
       return FALSE;
     }
-  text = ncz_json_get_string (member, &length);
-  if (memchr (text, '\0', length) != NULL)
-    {
-      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
-                   "codec JSON key '%s' holds a NUL character", key);
-      return FALSE;
-    }
+  text = json_node_get_string (member);
   if (!ncz_codec_dtype_parse (text, dtype, error))
     {
       g_prefix_error (error, "codec JSON key '%s': ", key);
@@ -259,21 +251,21 @@ ncz_codec_dtype_float_to_int (const NczCodecDtype *dtype, gdouble value, guint64
 }
 
 gboolean
-ncz_codec_json_get_double (const NczJson *dict, const char *key, gdouble *value, GError **error)
+ncz_codec_json_get_double (JsonObject *dict, const char *key, gdouble *value, GError **error)
 {
-  NczJson *member = ncz_json_object_get (dict, key);
-  NczJsonKind kind = member != NULL ? ncz_json_get_kind (member) : NCZ_JSON_NULL;
+  JsonNode *member = json_object_get_member (dict, key);
+  GType type = member != NULL && JSON_NODE_HOLDS_VALUE (member)
+               ? json_node_get_value_type (member) : G_TYPE_INVALID;
   gdouble v = NAN;
 
-  if (kind == NCZ_JSON_NUMBER)
-    v = ncz_json_get_double (member);
-  else if (kind == NCZ_JSON_STRING)
+  if (type == G_TYPE_INT64 || type == G_TYPE_DOUBLE)
+    v = json_node_get_double (member);
+  else if (type == G_TYPE_STRING)
     {
-      gsize length = 0;
-      const char *text = ncz_json_get_string (member, &length);
+      const char *text = json_node_get_string (member);
       char *end = NULL;
 
-      if (length > 0 && memchr (text, '\0', length) == NULL)
+      if (text[0] != '\0')
         {
           v = g_ascii_strtod (text, &end);
           if (end == NULL || *end != '\0')
@@ -314,10 +306,14 @@ ncz_codec_params_get_double (const guint *params)
   return value;
 }
 
-NczJson *
+JsonNode *
 ncz_codec_json_new_number (gdouble value)
 {
+  JsonNode *node = json_node_new (JSON_NODE_VALUE);
+
   if (isfinite (value) && value == trunc (value) && fabs (value) <= 9007199254740992.0)
-    return ncz_json_new_int64 ((gint64) value);
-  return ncz_json_new_double (value);
+    json_node_set_int (node, (gint64) value);
+  else
+    json_node_set_double (node, value);
+  return node;
 }

@@ -10,8 +10,7 @@
  */
 #pragma once
 
-#include <glib.h>
-#include <ncz/ncz-json.h>
+#include "ncz-codec-module.h"
 
 G_BEGIN_DECLS
 
@@ -36,11 +35,11 @@ char *ncz_codec_dtype_to_string (const NczCodecDtype *dtype);
 guint ncz_codec_dtype_pack (const NczCodecDtype *dtype);
 gboolean ncz_codec_dtype_unpack (guint packed, NczCodecDtype *dtype, GError **error);
 /* Reads the member @key of a codec JSON dict as a type string. */
-gboolean ncz_codec_json_get_dtype (const NczJson *dict, const char *key, NczCodecDtype *dtype,
+gboolean ncz_codec_json_get_dtype (JsonObject *dict, const char *key, NczCodecDtype *dtype,
                                    GError **error);
 
 /* Appends " (codec JSON {...})" to the message of *@error, if any. */
-void ncz_codec_error_append_json (GError **error, const NczJson *dict);
+void ncz_codec_error_append_json (GError **error, JsonObject *dict);
 
 /* Element @index of @data as raw bits (zero-extended), in host order. */
 guint64 ncz_codec_dtype_load_bits (const NczCodecDtype *dtype, const guint8 *data, gsize index);
@@ -67,13 +66,13 @@ gboolean ncz_codec_dtype_float_to_int (const NczCodecDtype *dtype, gdouble value
 
 /* Reads the member @key of a codec JSON dict as a finite number (a JSON
  * number or a numeric string). */
-gboolean ncz_codec_json_get_double (const NczJson *dict, const char *key, gdouble *value,
+gboolean ncz_codec_json_get_double (JsonObject *dict, const char *key, gdouble *value,
                                     GError **error);
 /* A double as two visible parameters (low 32 bits first), and back. */
 void ncz_codec_params_append_double (GArray *params, gdouble value);
 gdouble ncz_codec_params_get_double (const guint *params);
 /* A JSON number for @value: an integer when it is one (and exact), as
  * numcodecs' configurations usually hold them. */
-NczJson *ncz_codec_json_new_number (gdouble value);
+JsonNode *ncz_codec_json_new_number (gdouble value);
 
 G_END_DECLS

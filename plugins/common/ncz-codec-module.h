@@ -13,16 +13,21 @@
  *    functions convert JSON text <-> visible parameters and, where the
  *    host provides nc_inq_var/nc_inq_type (looked up at run time),
  *    derive working parameters.
- * See ncz-filter-abi-private.h for the two ABIs.
+ * See <ncz/ncz-filter-abi.h> for the two ABIs. The frame is split by job:
+ * ncz-codec-module-type.c (the GType adapter), ncz-codec-module-json.c
+ * (codec configuration on json-glib), ncz-codec-module-hdf5.c (the HDF5
+ * plugin ABI host) and ncz-codec-module-netcdf.c (the netcdf-c Codec ABI
+ * host).
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #pragma once
 
+#ifndef NCZ_ENABLE_MODULE_API
+#define NCZ_ENABLE_MODULE_API
+#endif
 #include <ncz/ncz.h>
-#include <ncz/ncz-json.h>
-#include <ncz/ncz-filter-abi.h>
-#include "ncz-model-private.h"
+#include <ncz/ncz-module.h>
 
 G_BEGIN_DECLS
 
@@ -47,12 +52,14 @@ typedef struct {
   const char *description;   /* one line, for ncz-inspect */
   const char *json_example;  /* e.g. {"id": "zstd", "level": 1} */
 
-  /* Codec JSON dict -> visible parameters (append to @visible). Numbers
-   * may be JSON numbers or numeric strings (netcdf-c <= 4.9.3). */
-  gboolean (*from_json) (const NczJson *dict, GArray *visible, GError **error);
-  /* Visible parameters -> codec JSON dict with "id" first; numbers as
-   * JSON numbers (numcodecs-compatible). */
-  NczJson *(*to_json) (const guint *visible, gsize n_visible, GError **error);
+  /* Codec JSON dict -> visible parameters (append to @visible); checks
+   * them (errors name the JSON key). Numbers may be JSON numbers or
+   * numeric strings (netcdf-c <= 4.9.3). */
+  gboolean (*from_json) (JsonObject *dict, GArray *visible, GError **error);
+  /* Visible parameters -> a new codec JSON dict with "id" first; numbers
+   * as JSON numbers (numcodecs-compatible: integers as json-glib
+   * integers, see ncz_codec_json_new_number()). */
+  JsonObject *(*to_json) (const guint *visible, gsize n_visible, GError **error);
   /* Optional: visible -> working parameters (append to @working); may
    * rewrite @visible. NULL means working = visible. */
   gboolean (*modify) (const NczCodecVarInfo *info, GArray *visible, GArray *working,
@@ -78,6 +85,9 @@ typedef struct {
    * (as HDF5's own filters do), where the working form is what the same
    * filter id's HDF5 plugins store (blosc). */
   gboolean h5_set_local;
+  /* Where the codec stands in a pipeline; 0 means
+   * NCZ_CODEC_KIND_BYTES_TO_BYTES (compressors and checksums). */
+  NczCodecKind kind;
 } NczCodecModuleDesc;
 
 /* Registers (once) a GType named @type_name implementing NczCodec for
@@ -90,10 +100,17 @@ void ncz_codec_var_info_from_variable (NczVariable *variable, NczCodecVarInfo *i
 /* Helpers for from_json: reads an unsigned integer member that may be a
  * JSON number or a numeric string; @fallback when absent (has_default),
  * else an NCZ_CODEC_ERROR_BAD_PARAMETERS error naming @key. */
-gboolean ncz_codec_json_get_uint (const NczJson *dict, const char *key, gboolean has_default,
+gboolean ncz_codec_json_get_uint (JsonObject *dict, const char *key, gboolean has_default,
                                   guint fallback, guint *value, GError **error);
-gboolean ncz_codec_json_get_int (const NczJson *dict, const char *key, gboolean has_default,
+gboolean ncz_codec_json_get_int (JsonObject *dict, const char *key, gboolean has_default,
                                  gint fallback, gint *value, GError **error);
+
+/* A short description of a JSON value for error messages: "the number
+ * 5", "the string \"x\"", "boolean", "array", ... (@to_free is set when
+ * the result must be freed). */
+const char *ncz_codec_json_describe (JsonNode *node, char **to_free);
+/* "number", "string", "boolean", "null", "array" or "object". */
+const char *ncz_codec_json_kind_name (JsonNode *node);
 
 /* Codecs whose only parameter is a compression level (zlib, bz2, zstd):
  * visible = working = [level], the level stored as an unsigned bit
@@ -105,9 +122,9 @@ typedef struct {
   gint fallback;            /* when the JSON or the parameters give none */
 } NczCodecLevel;
 
-gboolean ncz_codec_level_from_json (const NczCodecLevel *spec, const NczJson *dict,
+gboolean ncz_codec_level_from_json (const NczCodecLevel *spec, JsonObject *dict,
                                     GArray *visible, GError **error);
-NczJson *ncz_codec_level_to_json (const NczCodecLevel *spec, const guint *visible,
+JsonObject *ncz_codec_level_to_json (const NczCodecLevel *spec, const guint *visible,
                                   gsize n_visible, GError **error);
 gboolean ncz_codec_level_from_params (const NczCodecLevel *spec, const guint *params,
                                       gsize n_params, gint *level, GError **error);
@@ -146,7 +163,7 @@ int ncz_codec_module_modify (const NczCodecModuleDesc *desc, int ncid, int varid
   ncz_plugin_##module_name##_describe (void)                                              \
   {                                                                                       \
     static const NczPluginDesc plugin_desc = {                                            \
-      NCZ_PLUGIN_ABI, #module_name, NCZ_VERSION, "BSD-3-Clause", NULL,                    \
+      NCZ_PLUGIN_ABI, #module_name, NCZ_VERSION_STRING, "BSD-3-Clause", NULL,                    \
       ncz_codec_module_register_##module_name, { NULL }                                   \
     };                                                                                    \
     static NczPluginDesc described;                                                       \

@@ -10,7 +10,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <string.h>
 #include <zlib.h>
@@ -43,7 +42,7 @@ checksum (const guint8 *data, gsize length)
 }
 
 static gboolean
-checksum_from_json (const NczJson *dict, GArray *visible, GError **error)
+checksum_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   (void) dict;
   (void) visible;

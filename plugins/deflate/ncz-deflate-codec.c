@@ -9,7 +9,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <string.h>
 #include <zlib.h>
@@ -23,7 +22,7 @@
 static const NczCodecLevel deflate_levels = { "zlib", -1, 9, DEFLATE_DEFAULT_LEVEL };
 
 static gboolean
-deflate_from_json (const NczJson *dict, GArray *visible, GError **error)
+deflate_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   return ncz_codec_level_from_json (&deflate_levels, dict, visible, error);
 }
@@ -34,7 +33,7 @@ level_from_params (const guint *params, gsize n_params, gint *level, GError **er
   return ncz_codec_level_from_params (&deflate_levels, params, n_params, level, error);
 }
 
-static NczJson *
+static JsonObject *
 deflate_to_json (const guint *visible, gsize n_visible, GError **error)
 {
   return ncz_codec_level_to_json (&deflate_levels, visible, n_visible, error);

@@ -25,7 +25,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <string.h>
 
@@ -39,7 +38,7 @@ is_float (const NczCodecDtype *d)
 }
 
 static gboolean
-delta_from_json (const NczJson *dict, GArray *visible, GError **error)
+delta_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   NczCodecDtype dtype, astype;
   guint packed[2];
@@ -47,8 +46,8 @@ delta_from_json (const NczJson *dict, GArray *visible, GError **error)
   if (!ncz_codec_json_get_dtype (dict, "dtype", &dtype, error))
     return FALSE;
   astype = dtype;
-  if (ncz_json_object_get (dict, "astype") != NULL
-      && ncz_json_get_kind (ncz_json_object_get (dict, "astype")) != NCZ_JSON_NULL
+  if (json_object_get_member (dict, "astype") != NULL
+      && !JSON_NODE_HOLDS_NULL (json_object_get_member (dict, "astype"))
       && !ncz_codec_json_get_dtype (dict, "astype", &astype, error))
     return FALSE;
   if (is_float (&dtype) != is_float (&astype))
@@ -90,26 +89,26 @@ delta_params (const guint *params, gsize n_params, NczCodecDtype *dtype, NczCode
   return TRUE;
 }
 
-static NczJson *
-dtype_json (const NczCodecDtype *d)
+static void
+set_dtype (JsonObject *dict, const char *key, const NczCodecDtype *d)
 {
   g_autofree char *text = ncz_codec_dtype_to_string (d);
 
-  return ncz_json_new_string (text, -1);
+  json_object_set_string_member (dict, key, text);
 }
 
-static NczJson *
+static JsonObject *
 delta_to_json (const guint *visible, gsize n_visible, GError **error)
 {
   NczCodecDtype dtype, astype;
-  NczJson *dict;
+  JsonObject *dict;
 
   if (!delta_params (visible, n_visible, &dtype, &astype, error))
     return NULL;
-  dict = ncz_json_new_object ();
-  ncz_json_object_set (dict, "id", ncz_json_new_string ("delta", -1));
-  ncz_json_object_set (dict, "dtype", dtype_json (&dtype));
-  ncz_json_object_set (dict, "astype", dtype_json (&astype));
+  dict = json_object_new ();
+  json_object_set_string_member (dict, "id", "delta");
+  set_dtype (dict, "dtype", &dtype);
+  set_dtype (dict, "astype", &astype);
   return dict;
 }
 
@@ -224,6 +223,7 @@ static const NczCodecModuleDesc delta_desc = {
   .to_json = delta_to_json,
   .encode = delta_encode,
   .decode = delta_decode,
+  .kind = NCZ_CODEC_KIND_ARRAY_TO_ARRAY,
 };
 
 NCZ_DEFINE_CODEC_MODULE_NCZ_ONLY (delta, NczDeltaCodec, delta_desc)

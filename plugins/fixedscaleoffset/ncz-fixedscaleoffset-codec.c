@@ -25,7 +25,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <math.h>
 #include <string.h>
@@ -59,33 +58,33 @@ fso_refusal (const Fso *f)
   return NULL;
 }
 
-static NczJson *
+static JsonObject *
 fso_json (const Fso *f)
 {
   g_autofree char *dtype = ncz_codec_dtype_to_string (&f->dtype);
   g_autofree char *astype = ncz_codec_dtype_to_string (&f->astype);
-  NczJson *dict = ncz_json_new_object ();
+  JsonObject *dict = json_object_new ();
 
-  ncz_json_object_set (dict, "id", ncz_json_new_string (CODEC_ID, -1));
-  ncz_json_object_set (dict, "scale", ncz_codec_json_new_number (f->scale));
-  ncz_json_object_set (dict, "offset", ncz_codec_json_new_number (f->offset));
-  ncz_json_object_set (dict, "dtype", ncz_json_new_string (dtype, -1));
-  ncz_json_object_set (dict, "astype", ncz_json_new_string (astype, -1));
+  json_object_set_string_member (dict, "id", CODEC_ID);
+  json_object_set_member (dict, "scale", ncz_codec_json_new_number (f->scale));
+  json_object_set_member (dict, "offset", ncz_codec_json_new_number (f->offset));
+  json_object_set_string_member (dict, "dtype", dtype);
+  json_object_set_string_member (dict, "astype", astype);
   return dict;
 }
 
 static gboolean
-fso_from_json (const NczJson *dict, GArray *visible, GError **error)
+fso_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   Fso f;
   const char *refusal;
-  NczJson *astype = ncz_json_object_get (dict, "astype");
+  JsonNode *astype = json_object_get_member (dict, "astype");
   guint packed[2];
 
   if (!ncz_codec_json_get_dtype (dict, "dtype", &f.dtype, error))
     return FALSE;
   f.astype = f.dtype;
-  if (astype != NULL && ncz_json_get_kind (astype) != NCZ_JSON_NULL
+  if (astype != NULL && !JSON_NODE_HOLDS_NULL (astype)
       && !ncz_codec_json_get_dtype (dict, "astype", &f.astype, error))
     return FALSE;
   if (!ncz_codec_json_get_double (dict, "offset", &f.offset, error)
@@ -131,7 +130,7 @@ fso_params (const guint *params, gsize n_params, Fso *f, GError **error)
     refusal = "'offset' and 'scale' must be finite numbers";
   if (refusal != NULL)
     {
-      g_autoptr (NczJson) dict = fso_json (f);
+      g_autoptr (JsonObject) dict = fso_json (f);
       g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS, CODEC_ID ": %s",
                    refusal);
       ncz_codec_error_append_json (error, dict);
@@ -140,7 +139,7 @@ fso_params (const guint *params, gsize n_params, Fso *f, GError **error)
   return TRUE;
 }
 
-static NczJson *
+static JsonObject *
 fso_to_json (const guint *visible, gsize n_visible, GError **error)
 {
   Fso f;
@@ -194,7 +193,7 @@ fso_encode (const guint *working, gsize n_working, GBytes *input, GError **error
         ncz_codec_dtype_store_bits (&f.astype, out, i, bits);
       else
         {
-          g_autoptr (NczJson) dict = fso_json (&f);
+          g_autoptr (JsonObject) dict = fso_json (&f);
           g_autofree char *astype = ncz_codec_dtype_to_string (&f.astype);
           g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED,
                        CODEC_ID ": element %" G_GSIZE_FORMAT " encodes to %g, which astype "
@@ -258,6 +257,7 @@ static const NczCodecModuleDesc fso_desc = {
   .to_json = fso_to_json,
   .encode = fso_encode,
   .decode = fso_decode,
+  .kind = NCZ_CODEC_KIND_ARRAY_TO_ARRAY,
 };
 
 NCZ_DEFINE_CODEC_MODULE_NCZ_ONLY (fixedscaleoffset, NczFixedScaleOffsetCodec, fso_desc)

@@ -11,7 +11,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <string.h>
 
@@ -50,17 +49,17 @@ fletcher32 (const guint8 *data, gsize length)
 }
 
 static gboolean
-fletcher32_from_json (const NczJson *dict, GArray *visible, GError **error)
+fletcher32_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   return TRUE;
 }
 
-static NczJson *
+static JsonObject *
 fletcher32_to_json (const guint *visible, gsize n_visible, GError **error)
 {
-  NczJson *dict = ncz_json_new_object ();
+  JsonObject *dict = json_object_new ();
 
-  ncz_json_object_set (dict, "id", ncz_json_new_string ("fletcher32", -1));
+  json_object_set_string_member (dict, "id", "fletcher32");
   return dict;
 }
 

@@ -17,7 +17,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <string.h>
 #include <zlib.h>
@@ -30,12 +29,12 @@
 static const NczCodecLevel gzip_level = { "gzip", -1, 9, 1 };
 
 static gboolean
-gzip_from_json (const NczJson *dict, GArray *visible, GError **error)
+gzip_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   return ncz_codec_level_from_json (&gzip_level, dict, visible, error);
 }
 
-static NczJson *
+static JsonObject *
 gzip_to_json (const guint *visible, gsize n_visible, GError **error)
 {
   return ncz_codec_level_to_json (&gzip_level, visible, n_visible, error);

@@ -23,7 +23,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <string.h>
 #include <lz4.h>
@@ -70,7 +69,7 @@ check_visible (const guint *params, gsize n, GError **error)
 }
 
 static gboolean
-lz4_from_json (const NczJson *dict, GArray *visible, GError **error)
+lz4_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   gint acceleration;
 
@@ -84,17 +83,16 @@ lz4_from_json (const NczJson *dict, GArray *visible, GError **error)
   return TRUE;
 }
 
-static NczJson *
+static JsonObject *
 lz4_to_json (const guint *visible, gsize n_visible, GError **error)
 {
-  NczJson *dict;
+  JsonObject *dict;
 
   if (!check_visible (visible, n_visible, error))
     return NULL;
-  dict = ncz_json_new_object ();
-  ncz_json_object_set (dict, "id", ncz_json_new_string ("lz4", -1));
-  ncz_json_object_set (dict, "acceleration",
-                       ncz_json_new_int64 (acceleration_of (visible, n_visible)));
+  dict = json_object_new ();
+  json_object_set_string_member (dict, "id", "lz4");
+  json_object_set_int_member (dict, "acceleration", acceleration_of (visible, n_visible));
   return dict;
 }
 

@@ -8,7 +8,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include "ncz-lz4-codec.h"
 

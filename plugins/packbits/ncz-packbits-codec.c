@@ -14,7 +14,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <string.h>
 
@@ -23,7 +22,7 @@
 #define CODEC_ID "packbits"
 
 static gboolean
-packbits_from_json (const NczJson *dict, GArray *visible, GError **error)
+packbits_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   (void) dict;
   (void) visible;
@@ -87,6 +86,7 @@ static const NczCodecModuleDesc packbits_desc = {
   .from_json = packbits_from_json,
   .encode = packbits_encode,
   .decode = packbits_decode,
+  .kind = NCZ_CODEC_KIND_ARRAY_TO_ARRAY,
 };
 
 NCZ_DEFINE_CODEC_MODULE_NCZ_ONLY (packbits, NczPackbitsCodec, packbits_desc)

@@ -23,7 +23,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <math.h>
 #include <string.h>
@@ -74,32 +73,32 @@ quantize_refusal (Quantize *q)
   return quantize_scale (q->digits, &q->scale);
 }
 
-static NczJson *
+static JsonObject *
 quantize_json (const Quantize *q)
 {
   g_autofree char *dtype = ncz_codec_dtype_to_string (&q->dtype);
   g_autofree char *astype = ncz_codec_dtype_to_string (&q->astype);
-  NczJson *dict = ncz_json_new_object ();
+  JsonObject *dict = json_object_new ();
 
-  ncz_json_object_set (dict, "id", ncz_json_new_string (CODEC_ID, -1));
-  ncz_json_object_set (dict, "digits", ncz_codec_json_new_number (q->digits));
-  ncz_json_object_set (dict, "dtype", ncz_json_new_string (dtype, -1));
-  ncz_json_object_set (dict, "astype", ncz_json_new_string (astype, -1));
+  json_object_set_string_member (dict, "id", CODEC_ID);
+  json_object_set_member (dict, "digits", ncz_codec_json_new_number (q->digits));
+  json_object_set_string_member (dict, "dtype", dtype);
+  json_object_set_string_member (dict, "astype", astype);
   return dict;
 }
 
 static gboolean
-quantize_from_json (const NczJson *dict, GArray *visible, GError **error)
+quantize_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   Quantize q;
   const char *refusal;
-  NczJson *astype = ncz_json_object_get (dict, "astype");
+  JsonNode *astype = json_object_get_member (dict, "astype");
   guint packed[2];
 
   if (!ncz_codec_json_get_dtype (dict, "dtype", &q.dtype, error))
     return FALSE;
   q.astype = q.dtype;
-  if (astype != NULL && ncz_json_get_kind (astype) != NCZ_JSON_NULL
+  if (astype != NULL && !JSON_NODE_HOLDS_NULL (astype)
       && !ncz_codec_json_get_dtype (dict, "astype", &q.astype, error))
     return FALSE;
   if (!ncz_codec_json_get_double (dict, "digits", &q.digits, error))
@@ -145,7 +144,7 @@ quantize_params (const guint *params, gsize n_params, Quantize *q, GError **erro
       if (isfinite (q->digits) && q->dtype.kind == NCZ_CODEC_DTYPE_FLOAT
           && q->astype.kind == NCZ_CODEC_DTYPE_FLOAT)
         {
-          g_autoptr (NczJson) dict = quantize_json (q);
+          g_autoptr (JsonObject) dict = quantize_json (q);
           ncz_codec_error_append_json (error, dict);
         }
       return FALSE;
@@ -153,7 +152,7 @@ quantize_params (const guint *params, gsize n_params, Quantize *q, GError **erro
   return TRUE;
 }
 
-static NczJson *
+static JsonObject *
 quantize_to_json (const guint *visible, gsize n_visible, GError **error)
 {
   Quantize q;
@@ -233,6 +232,7 @@ static const NczCodecModuleDesc quantize_desc = {
   .to_json = quantize_to_json,
   .encode = quantize_encode,
   .decode = quantize_decode,
+  .kind = NCZ_CODEC_KIND_ARRAY_TO_ARRAY,
 };
 
 NCZ_DEFINE_CODEC_MODULE_NCZ_ONLY (quantize, NczQuantizeCodec, quantize_desc)

@@ -14,14 +14,13 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <string.h>
 
 #include "ncz-codec-module.h"
 
 static gboolean
-shuffle_from_json (const NczJson *dict, GArray *visible, GError **error)
+shuffle_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   guint element_size;
 
@@ -33,13 +32,13 @@ shuffle_from_json (const NczJson *dict, GArray *visible, GError **error)
   return TRUE;
 }
 
-static NczJson *
+static JsonObject *
 shuffle_to_json (const guint *visible, gsize n_visible, GError **error)
 {
-  NczJson *dict = ncz_json_new_object ();
+  JsonObject *dict = json_object_new ();
 
-  ncz_json_object_set (dict, "id", ncz_json_new_string ("shuffle", -1));
-  ncz_json_object_set (dict, "elementsize", ncz_json_new_uint64 (n_visible > 0 ? visible[0] : 0));
+  json_object_set_string_member (dict, "id", "shuffle");
+  json_object_set_int_member (dict, "elementsize", n_visible > 0 ? visible[0] : 0);
   return dict;
 }
 
@@ -146,6 +145,7 @@ static const NczCodecModuleDesc shuffle_desc = {
   .modify = shuffle_modify,
   .encode = shuffle_encode,
   .decode = shuffle_decode,
+  .kind = NCZ_CODEC_KIND_ARRAY_TO_ARRAY,
 };
 
 NCZ_DEFINE_CODEC_MODULE (shuffle, NczShuffleCodec, shuffle_desc)

@@ -19,7 +19,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <string.h>
 #include <szlib.h>
@@ -86,7 +85,7 @@ check_visible (const guint *v, gsize n, GError **error)
 }
 
 static gboolean
-szip_from_json (const NczJson *dict, GArray *visible, GError **error)
+szip_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   guint v[N_VISIBLE];
 
@@ -100,17 +99,17 @@ szip_from_json (const NczJson *dict, GArray *visible, GError **error)
   return TRUE;
 }
 
-static NczJson *
+static JsonObject *
 szip_to_json (const guint *visible, gsize n_visible, GError **error)
 {
-  NczJson *dict;
+  JsonObject *dict;
 
   if (!check_visible (visible, n_visible, error))
     return NULL;
-  dict = ncz_json_new_object ();
-  ncz_json_object_set (dict, "id", ncz_json_new_string ("szip", -1));
-  ncz_json_object_set (dict, "mask", ncz_json_new_int64 (visible[P_MASK]));
-  ncz_json_object_set (dict, "pixels-per-block", ncz_json_new_int64 (visible[P_PPB]));
+  dict = json_object_new ();
+  json_object_set_string_member (dict, "id", "szip");
+  json_object_set_int_member (dict, "mask", visible[P_MASK]);
+  json_object_set_int_member (dict, "pixels-per-block", visible[P_PPB]);
   return dict;
 }
 

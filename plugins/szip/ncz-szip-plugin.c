@@ -2,7 +2,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include "ncz-szip-codec.h"
 

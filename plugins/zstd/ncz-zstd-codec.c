@@ -10,7 +10,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
 
 #include <string.h>
 #include <zstd.h>
@@ -64,7 +63,7 @@ thread_dctx (void)
 }
 
 static gboolean
-zstd_from_json (const NczJson *dict, GArray *visible, GError **error)
+zstd_from_json (JsonObject *dict, GArray *visible, GError **error)
 {
   return ncz_codec_level_from_json (zstd_levels (), dict, visible, error);
 }
@@ -75,7 +74,7 @@ level_from_params (const guint *params, gsize n_params, gint *level, GError **er
   return ncz_codec_level_from_params (zstd_levels (), params, n_params, level, error);
 }
 
-static NczJson *
+static JsonObject *
 zstd_to_json (const guint *visible, gsize n_visible, GError **error)
 {
   return ncz_codec_level_to_json (zstd_levels (), visible, n_visible, error);

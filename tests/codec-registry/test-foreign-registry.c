@@ -433,10 +433,10 @@ test_module_fixtures (void)
   g_assert_true (by_id == codec);
 
   /* NczCodec through the foreign libraries */
-  g_assert_true (ncz_codec_params_from_json (codec, "{\"id\": \"fxa\", \"k\": 9}", &visible, &error));
+  g_assert_true (ncz_codec_params_from_json_text (codec, "{\"id\": \"fxa\", \"k\": 9}", &visible, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (visible->len, ==, 1);
-  json = ncz_codec_params_to_json (codec, (const guint *) visible->data, visible->len, &error);
+  json = ncz_codec_params_to_json_text (codec, (const guint *) visible->data, visible->len, &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (json, "\"k\""));
   g_assert_true (ncz_codec_modify_parameters (codec, NULL, visible, &working, &error));

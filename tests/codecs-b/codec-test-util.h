@@ -12,11 +12,14 @@ static inline GArray *
 test_visible_from_json (const NczCodecModuleDesc *desc, const char *json, GError **error)
 {
   g_autoptr (NczJson) root = ncz_json_parse (json, -1, NULL);
+  g_autoptr (JsonObject) dict = NULL;
   GArray *visible;
 
   g_assert_nonnull (root);
+  dict = ncz_json_to_json_object (root);
+  g_assert_nonnull (dict);
   visible = g_array_new (FALSE, FALSE, sizeof (guint));
-  if (!desc->from_json (root, visible, error))
+  if (!desc->from_json (dict, visible, error))
     {
       g_array_unref (visible);
       return NULL;
@@ -24,14 +27,17 @@ test_visible_from_json (const NczCodecModuleDesc *desc, const char *json, GError
   return visible;
 }
 
-/* Visible parameters -> JSON text (ncz_json_to_string); NULL + error. */
+/* Visible parameters -> JSON text as Ncz writes it to .zarray
+ * (ncz_json_to_string); NULL + error. */
 static inline char *
 test_json_from_visible (const NczCodecModuleDesc *desc, const guint *v, gsize n, GError **error)
 {
-  g_autoptr (NczJson) node = desc->to_json (v, n, error);
+  g_autoptr (JsonObject) dict = desc->to_json (v, n, error);
+  g_autoptr (NczJson) node = NULL;
 
-  if (node == NULL)
+  if (dict == NULL)
     return NULL;
+  node = ncz_json_from_json_object (dict);
   return ncz_json_to_string (node, FALSE);
 }
 

@@ -122,7 +122,7 @@ working_from_json (const char *json_text, guint64 esize, const char *shape, NczC
   var = ncz_group_add_variable (ncz_dataset_get_root_group (*dataset), "v", type_for_size (esize), rank, dims, error);
   if (var == NULL || !ncz_variable_set_chunk_sizes (var, chunks, rank, error))
     return FALSE;
-  return ncz_codec_params_from_json (*codec, json_text, &visible, error)
+  return ncz_codec_params_from_json_text (*codec, json_text, &visible, error)
          && ncz_codec_modify_parameters (*codec, var, visible, working, error);
 }
 

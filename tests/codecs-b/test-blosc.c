@@ -442,13 +442,13 @@ test_registry (void)
   ncz_variable_set_chunk_sizes (var, chunks, 2, &error);
   g_assert_no_error (error);
 
-  ncz_codec_params_from_json (codec, "{\"id\": \"blosc\", \"cname\": \"lz4\", \"clevel\": 5, "
+  ncz_codec_params_from_json_text (codec, "{\"id\": \"blosc\", \"cname\": \"lz4\", \"clevel\": 5, "
                               "\"shuffle\": 1, \"blocksize\": 0}", &visible, &error);
   g_assert_no_error (error);
   ncz_codec_modify_parameters (codec, var, visible, &working, &error);
   g_assert_no_error (error);
   test_assert_params (working, 7, expected);
-  json = ncz_codec_params_to_json (codec, (guint *) visible->data, visible->len, &error);
+  json = ncz_codec_params_to_json_text (codec, (guint *) visible->data, visible->len, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json, ==, "{\"id\": \"blosc\", \"cname\": \"lz4\", \"clevel\": 5, \"shuffle\": 1, \"blocksize\": 0}");
 
@@ -460,7 +460,7 @@ test_registry (void)
 
   /* a bad cname through the frame: the error names the codec and the cname */
   g_clear_pointer (&visible, g_array_unref);
-  g_assert_false (ncz_codec_params_from_json (codec, "{\"id\": \"blosc\", \"cname\": \"lzma\"}",
+  g_assert_false (ncz_codec_params_from_json_text (codec, "{\"id\": \"blosc\", \"cname\": \"lzma\"}",
                                               &visible, &error));
   g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
   g_assert_nonnull (strstr (error->message, "lzma"));

@@ -248,10 +248,10 @@ test_registry (void)
 
   g_assert_no_error (error);
   g_assert_cmpstr (ncz_codec_get_codec_id (codec), ==, "lz4");
-  g_assert_true (ncz_codec_params_from_json (codec, "{\"id\": \"lz4\", \"acceleration\": 1}", &visible, &error));
+  g_assert_true (ncz_codec_params_from_json_text (codec, "{\"id\": \"lz4\", \"acceleration\": 1}", &visible, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (visible->len, ==, 0);
-  json = ncz_codec_params_to_json (codec, (guint *) visible->data, visible->len, &error);
+  json = ncz_codec_params_to_json_text (codec, (guint *) visible->data, visible->len, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json, ==, "{\"id\": \"lz4\", \"acceleration\": 1}");
   g_assert_true (ncz_codec_modify_parameters (codec, NULL, visible, &working, &error));

@@ -316,7 +316,7 @@ test_registry (void)
   g_assert_true (ncz_variable_set_endianness (var, NCZ_ENDIANNESS_BIG, &error));
   g_assert_no_error (error);
 
-  g_assert_true (ncz_codec_params_from_json (codec, "{\"id\": \"szip\", \"mask\": 32, \"pixels-per-block\": 16}", &visible, &error));
+  g_assert_true (ncz_codec_params_from_json_text (codec, "{\"id\": \"szip\", \"mask\": 32, \"pixels-per-block\": 16}", &visible, &error));
   g_assert_no_error (error);
   g_assert_true (ncz_codec_modify_parameters (codec, var, visible, &working, &error));
   g_assert_no_error (error);

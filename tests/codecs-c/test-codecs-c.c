@@ -48,7 +48,7 @@ codec_for_variable (const char *json, NczVariable *variable, GArray **working)
   g_assert_nonnull (p);
   id = g_strndup (p + 1, strcspn (p + 1, "\""));
   codec = lookup (id);
-  g_assert_true (ncz_codec_params_from_json (codec, json, &visible, &error));
+  g_assert_true (ncz_codec_params_from_json_text (codec, json, &visible, &error));
   g_assert_no_error (error);
   g_assert_true (ncz_codec_modify_parameters (codec, variable, visible, working, &error));
   g_assert_no_error (error);
@@ -356,7 +356,7 @@ assert_json_rejected (const char *codec_id, const char *json, const char *needle
   g_autoptr (GError) error = NULL;
   GArray *visible = NULL;
 
-  g_assert_false (ncz_codec_params_from_json (codec, json, &visible, &error));
+  g_assert_false (ncz_codec_params_from_json_text (codec, json, &visible, &error));
   g_assert_null (visible);
   g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
   if (strstr (error->message, needle) == NULL || strstr (error->message, codec_id) == NULL)
@@ -369,7 +369,7 @@ assert_json_form (const char *json, const char *expected)
   g_autoptr (GArray) working = NULL;
   g_autoptr (NczCodec) codec = codec_for_json (json, &working);
   g_autoptr (GError) error = NULL;
-  g_autofree char *text = ncz_codec_params_to_json (codec, (const guint *) working->data,
+  g_autofree char *text = ncz_codec_params_to_json_text (codec, (const guint *) working->data,
                                                     working->len, &error);
 
   g_assert_no_error (error);
@@ -539,7 +539,7 @@ test_checksums (void)
       g_autoptr (GBytes) digits = g_bytes_new_static ("123456789", 9);
       g_autoptr (GBytes) enc = run (codec, working, TRUE, digits);
       const guint8 *p = g_bytes_get_data (enc, NULL);
-      g_autofree char *text = ncz_codec_params_to_json (codec, NULL, 0, NULL);
+      g_autofree char *text = ncz_codec_params_to_json_text (codec, NULL, 0, NULL);
 
       g_assert_cmpstr (text, ==, json);
       g_assert_cmpuint (g_bytes_get_size (enc), ==, 13);
@@ -813,7 +813,7 @@ test_bitround (void)
     g_autoptr (GBytes) odd = g_bytes_new ("abcdef", 6);
     g_autoptr (GBytes) out = NULL;
 
-    g_assert_true (ncz_codec_params_from_json (codec, "{\"id\": \"bitround\", \"keepbits\": 24}",
+    g_assert_true (ncz_codec_params_from_json_text (codec, "{\"id\": \"bitround\", \"keepbits\": 24}",
                                                &visible, &error));
     g_assert_false (ncz_codec_modify_parameters (codec, typed_variable (ds, "f4"), visible,
                                                  &working, &error));
@@ -1217,7 +1217,7 @@ test_packbits (void)
     { four, 4, four_enc, 2 }, { nine, 9, nine_enc, 3 }, { eight, 8, eight_enc, 2 },
     { NULL, 0, empty_enc, 1 },
   };
-  g_autofree char *text = ncz_codec_params_to_json (codec, NULL, 0, NULL);
+  g_autofree char *text = ncz_codec_params_to_json_text (codec, NULL, 0, NULL);
 
   g_assert_cmpstr (text, ==, "{\"id\": \"packbits\"}");
   for (guint k = 0; k < G_N_ELEMENTS (known); k++)

@@ -88,7 +88,7 @@ from_json_ok (NczCodec *codec, const char *json)
   g_autoptr (GError) error = NULL;
   GArray *params = NULL;
 
-  g_assert_true (ncz_codec_params_from_json (codec, json, &params, &error));
+  g_assert_true (ncz_codec_params_from_json_text (codec, json, &params, &error));
   g_assert_no_error (error);
   g_assert_nonnull (params);
   return params;
@@ -108,7 +108,7 @@ assert_from_json_fails (NczCodec *codec, const char *json, const char *mentions)
   g_autoptr (GError) error = NULL;
   GArray *params = NULL;
 
-  g_assert_false (ncz_codec_params_from_json (codec, json, &params, &error));
+  g_assert_false (ncz_codec_params_from_json_text (codec, json, &params, &error));
   g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
   g_assert_null (params);
   if (strstr (error->message, mentions) == NULL)
@@ -119,7 +119,7 @@ static void
 assert_to_json (NczCodec *codec, const guint *params, gsize n, const char *expected)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *json = ncz_codec_params_to_json (codec, params, n, &error);
+  g_autofree char *json = ncz_codec_params_to_json_text (codec, params, n, &error);
 
   g_assert_no_error (error);
   g_assert_cmpstr (json, ==, expected);
@@ -327,7 +327,7 @@ test_shuffle_modify (void)
   g_assert_no_error (error);
   assert_params (working, 1, &four);
   assert_params (visible, 1, &four);
-  json = ncz_codec_params_to_json (codec, (const guint *) visible->data, visible->len, &error);
+  json = ncz_codec_params_to_json_text (codec, (const guint *) visible->data, visible->len, &error);
   g_assert_cmpstr (json, ==, "{\"id\": \"shuffle\", \"elementsize\": 4}");
 
   g_array_set_size (visible, 0);
@@ -482,7 +482,7 @@ test_bz2_json (void)
   assert_from_json_fails (codec, "{\"id\": \"bz2\", \"level\": 0}", "level");
   assert_from_json_fails (codec, "{\"id\": \"bz2\", \"level\": -1}", "level");
   assert_from_json_fails (codec, "{\"id\": \"bz2\", \"level\": 1e3}", "level");
-  json = ncz_codec_params_to_json (codec, &zero, 1, &error);
+  json = ncz_codec_params_to_json_text (codec, &zero, 1, &error);
   g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
   g_assert_null (json);
 }
@@ -968,7 +968,7 @@ test_numcodecs_encode (void)
         g_autoptr (GBytes) data = make_data (s == 0 ? 8 : s == 1 ? 40000 : 1 << 20, c * 3 + s);
         g_autoptr (GBytes) encoded = encode_ok (codec, &cases[c].level, 1, data);
         g_autofree char *json =
-          ncz_codec_params_to_json (codec, &cases[c].level, 1, &error);
+          ncz_codec_params_to_json_text (codec, &cases[c].level, 1, &error);
         g_autofree char *base = g_strdup_printf ("%s/%s-%u-%u", dir, cases[c].codec_id,
                                                  cases[c].level, s);
         g_autofree char *path = NULL;

@@ -44,20 +44,30 @@ tc_get_filter_id (NczCodec *self)
 }
 
 static gboolean
-tc_params_from_json (NczCodec *self, const char *json, GArray **params, GError **error)
+tc_params_from_json (NczCodec *self, JsonObject *json, GArray **params, GError **error)
 {
-  g_autoptr(NczJson) root = ncz_json_parse (json, -1, error);
-  const NczJson *p;
+  JsonArray *p = NULL;
   GArray *out;
 
-  if (root == NULL)
-    return FALSE;
-  out = g_array_new (FALSE, FALSE, sizeof (guint));
-  p = ncz_json_object_get (root, "p");
-  for (gsize i = 0; p && i < ncz_json_array_get_length (p); i++)
+  if (json_object_has_member (json, "p"))
     {
-      gint64 v = 0;
-      if (!ncz_json_get_int64 (ncz_json_array_get (p, i), &v) || v < 0 || v > G_MAXUINT32)
+      JsonNode *node = json_object_get_member (json, "p");
+      if (!JSON_NODE_HOLDS_ARRAY (node))
+        {
+          g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
+                       "\"p\" is not an array");
+          return FALSE;
+        }
+      p = json_node_get_array (node);
+    }
+  out = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; p && i < json_array_get_length (p); i++)
+    {
+      JsonNode *e = json_array_get_element (p, i);
+      gint64 v = -1;
+      if (JSON_NODE_HOLDS_VALUE (e) && json_node_get_value_type (e) == G_TYPE_INT64)
+        v = json_node_get_int (e);
+      if (v < 0 || v > G_MAXUINT32)
         {
           g_array_unref (out);
           g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
@@ -71,24 +81,26 @@ tc_params_from_json (NczCodec *self, const char *json, GArray **params, GError *
   return TRUE;
 }
 
-static char *
+static JsonObject *
 tc_params_to_json (NczCodec *self, const guint *params, gsize n, GError **error)
 {
-  GString *s = g_string_new (NULL);
-  g_string_append_printf (s, "{\"id\": \"%s\", \"p\": [", tc_get_codec_id (self));
+  JsonObject *o = json_object_new ();
+  JsonArray *p = json_array_new ();
+  json_object_set_string_member (o, "id", tc_get_codec_id (self));
   for (gsize i = 0; i < n; i++)
     {
       if (params[i] == 666)
         {
-          g_string_free (s, TRUE);
+          json_array_unref (p);
+          json_object_unref (o);
           g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
                        "666 is not a parameter");
           return NULL;
         }
-      g_string_append_printf (s, "%s%u", i ? ", " : "", params[i]);
+      json_array_add_int_element (p, params[i]);
     }
-  g_string_append (s, "]}");
-  return g_string_free (s, FALSE);
+  json_object_set_array_member (o, "p", p);
+  return o;
 }
 
 static guint8
@@ -252,7 +264,8 @@ test_add_and_query (void)
   assert_params (v, 32768, "1,2,3");
   g_assert_cmpuint (ncz_variable_get_n_codecs (v), ==, 1);
   codecs = ncz_variable_get_codecs_json (v);
-  g_assert_cmpstr (codecs, ==, "[{\"id\": \"test\", \"p\": [1, 2, 3]}]");
+  /* the codec's JsonObject written by Ncz's metadata writer */
+  g_assert_cmpstr (codecs, ==, "[{\"id\": \"test\", \"p\": [1,2,3]}]");
 
   /* the spec carries codec, ids and JSON */
   {

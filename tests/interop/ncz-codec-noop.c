@@ -6,8 +6,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include <string.h>
-
 #include <ncz/ncz.h>
 
 #define NOOP_FILTER_ID 40000
@@ -37,22 +35,28 @@ noop_get_filter_id (NczCodec *self)
 }
 
 static gboolean
-noop_params_from_json (NczCodec *self, const char *json, GArray **params, GError **error)
+noop_params_from_json (NczCodec *self, JsonObject *json, GArray **params, GError **error)
 {
-  if (json == NULL || strstr (json, "\"noop\"") == NULL)
+  const char *id = json_object_get_string_member_with_default (json, "id", NULL);
+
+  if (g_strcmp0 (id, "noop") != 0)
     {
       g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
-                   "noop: codec JSON %s is not {\"id\": \"noop\"}", json ? json : "(null)");
+                   "noop: codec JSON \"id\" is %s%s%s, not \"noop\"", id ? "\"" : "",
+                   id ? id : "missing", id ? "\"" : "");
       return FALSE;
     }
   *params = g_array_new (FALSE, FALSE, sizeof (guint));
   return TRUE;
 }
 
-static char *
+static JsonObject *
 noop_params_to_json (NczCodec *self, const guint *params, gsize n_params, GError **error)
 {
-  return g_strdup ("{\"id\": \"noop\"}");
+  JsonObject *json = json_object_new ();
+
+  json_object_set_string_member (json, "id", "noop");
+  return json;
 }
 
 static gboolean

@@ -720,9 +720,9 @@ codec_example (NczCodec  *codec,
   g_autoptr(GError) local_error = NULL;
   char *json;
 
-  if (ncz_codec_params_from_json (codec, bare, &params, &local_error))
-    return ncz_codec_params_to_json (codec, (const guint *) params->data, params->len, error);
-  json = ncz_codec_params_to_json (codec, NULL, 0, NULL);
+  if (ncz_codec_params_from_json_text (codec, bare, &params, &local_error))
+    return ncz_codec_params_to_json_text (codec, (const guint *) params->data, params->len, error);
+  json = ncz_codec_params_to_json_text (codec, NULL, 0, NULL);
   if (json == NULL)
     g_propagate_error (error, g_steal_pointer (&local_error));
   return json;

@@ -38,4 +38,18 @@ NCZ_PRIVATE_API NczFilterSpec *ncz_filter_spec_new_for_codec (NczCodec *codec,
 NCZ_PRIVATE_API int ncz_blosc_compcode_from_name (const char *name);
 NCZ_PRIVATE_API const char *ncz_blosc_compname_from_code (guint code);
 
+/* ---- codec chains (ncz-codec-chain.c), for ncz-variable.c ---- */
+
+/* A chain copying @specs (element-type NczFilterSpec), not yet resolved:
+ * no lookup, no call into the variable (safe under its lock). */
+NCZ_PRIVATE_API NczCodecChain *ncz_codec_chain_new_unresolved (GPtrArray *specs,
+                                                               guint generation);
+/* Looks the codecs up and derives the working parameters for @variable. */
+NCZ_PRIVATE_API gboolean ncz_codec_chain_resolve (NczCodecChain *chain, NczVariable *variable,
+                                                  GError **error);
+/* Whether a resolved chain still fits @variable's type, element size,
+ * byte order and chunk shape. */
+NCZ_PRIVATE_API gboolean ncz_codec_chain_matches (NczCodecChain *chain, NczVariable *variable);
+NCZ_PRIVATE_API guint ncz_codec_chain_get_generation (NczCodecChain *chain);
+
 G_END_DECLS

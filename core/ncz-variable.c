@@ -37,6 +37,8 @@ struct _NczVariable
   char *storage_dtype;    /* the stored data type to keep (e.g. "|b1"), or NULL */
   NczAttrList attributes;
   GPtrArray *filters;     /* NczFilterSpec */
+  guint filters_generation; /* bumped whenever @filters changes (under lock) */
+  NczCodecChain *chain;   /* resolved chain, or NULL (under lock) */
   NczQuantizeMode quantize_mode;
   guint quantize_nsd;
   gboolean loaded;        /* read from an existing dataset */
@@ -86,6 +88,7 @@ ncz_variable_finalize (GObject *object)
   g_clear_pointer (&self->fill, g_bytes_unref);
   ncz_attr_list_clear (&self->attributes);
   g_clear_pointer (&self->filters, g_ptr_array_unref);
+  g_clear_pointer (&self->chain, ncz_codec_chain_unref);
   g_free (self->storage_dtype);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (ncz_variable_parent_class)->finalize (object);
@@ -708,9 +711,56 @@ ncz_variable_get_chunk_n_bytes (NczVariable *self)
 void
 ncz_variable_set_filters (NczVariable *self, GPtrArray *filters)
 {
+  GPtrArray *old;
+
   g_return_if_fail (NCZ_IS_VARIABLE (self));
-  g_clear_pointer (&self->filters, g_ptr_array_unref);
+  g_mutex_lock (&self->lock);
+  old = self->filters;
   self->filters = filters;
+  self->filters_generation++;
+  g_clear_pointer (&self->chain, ncz_codec_chain_unref);
+  g_mutex_unlock (&self->lock);
+  if (old != NULL)
+    g_ptr_array_unref (old);
+}
+
+/* The chain is cached under the lock; it is resolved outside it, since
+ * resolving reads the variable back (chunk sizes take the lock). Two
+ * threads may resolve at once: the first to store its chain wins. */
+NczCodecChain *
+ncz_variable_get_codec_chain (NczVariable *self, GError **error)
+{
+  NczCodecChain *chain;
+  guint generation;
+
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  g_mutex_lock (&self->lock);
+  chain = self->chain != NULL ? ncz_codec_chain_ref (self->chain) : NULL;
+  g_mutex_unlock (&self->lock);
+  if (chain != NULL)
+    {
+      if (ncz_codec_chain_matches (chain, self))
+        return chain;
+      ncz_codec_chain_unref (chain);
+    }
+
+  g_mutex_lock (&self->lock);
+  generation = self->filters_generation;
+  chain = ncz_codec_chain_new_unresolved (self->filters, generation);
+  g_mutex_unlock (&self->lock);
+  if (!ncz_codec_chain_resolve (chain, self, error))
+    {
+      ncz_codec_chain_unref (chain);
+      return NULL;
+    }
+  g_mutex_lock (&self->lock);
+  if (self->filters_generation == generation)
+    {
+      g_clear_pointer (&self->chain, ncz_codec_chain_unref);
+      self->chain = ncz_codec_chain_ref (chain);
+    }
+  g_mutex_unlock (&self->lock);
+  return chain;
 }
 
 GPtrArray *
@@ -1002,6 +1052,8 @@ insert_filter_spec (NczVariable *self, NczFilterSpec *spec)
   if (self->filters == NULL)
     self->filters = g_ptr_array_new_with_free_func ((GDestroyNotify) ncz_filter_spec_free);
   ncz_filter_chain_insert (self->filters, spec);
+  self->filters_generation++;
+  g_clear_pointer (&self->chain, ncz_codec_chain_unref);
   self->contiguous = FALSE;
   g_mutex_unlock (&self->lock);
 }

@@ -318,91 +318,25 @@ rewidth (const guint8 *src, guint64 n, gsize from, gsize to)
   return dst;
 }
 
-/* The working parameters of a filter for @variable, derived from its
- * visible ones (filters.md "Step 2") the first time a chunk goes through
- * the filter, then kept in the spec: the chain and the chunk shape are
- * fixed once data is written. Chunks are encoded on several threads at
- * once: a codec may rewrite the visible parameters it is given, so it
- * gets a copy, and the first result stored wins. */
-static GArray *
-working_params (NczFilterSpec *spec, NczCodec *codec, NczVariable *variable, GError **error)
-{
-  g_autoptr(GArray) visible = NULL;
-  GArray *working = g_atomic_pointer_get (&spec->working);
-
-  if (working != NULL)
-    return g_array_ref (working);
-  visible = g_array_new (FALSE, FALSE, sizeof (guint));
-  if (spec->visible && spec->visible->len > 0)
-    g_array_append_vals (visible, spec->visible->data, spec->visible->len);
-  if (!ncz_codec_modify_parameters (codec, variable, visible, &working, error))
-    return NULL;
-  if (working == NULL)
-    working = g_steal_pointer (&visible);
-  if (!g_atomic_pointer_compare_and_exchange (&spec->working, NULL, working))
-    {
-      g_array_unref (working);
-      working = g_atomic_pointer_get (&spec->working);
-    }
-  return g_array_ref (working);
-}
-
-static NczCodec *
-spec_codec (NczFilterSpec *spec, NczVariable *variable, const char *key, GError **error)
-{
-  g_autofree char *vname = NULL;
-  NczCodec *codec;
-
-  if (spec->codec)
-    return g_object_ref (spec->codec);
-  codec = NULL;
-  if (spec->codec_id)
-    codec = ncz_registry_lookup_codec (ncz_registry_get_default (), spec->codec_id, NULL);
-  if (codec == NULL && spec->filter_id != 0)
-    codec = ncz_registry_lookup_codec_by_filter_id (ncz_registry_get_default (),
-                                                    spec->filter_id, NULL);
-  if (codec)
-    return codec;
-  vname = ncz_variable_get_full_name (variable);
-  if (spec->codec_id)
-    g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_NOT_AVAILABLE,
-                 "codec not available: %s (variable '%s', chunk '%s')",
-                 spec->codec_id, vname, key);
-  else
-    g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_NOT_AVAILABLE,
-                 "codec not available: HDF5 filter %u (variable '%s', chunk '%s')",
-                 spec->filter_id, vname, key);
-  return NULL;
-}
-
-/* Runs one filter of the chain over a chunk, encoding or decoding */
+/* Runs a chunk through the variable's codec chain (resolved once and
+ * kept on the variable), encoding or decoding. */
 static GBytes *
-apply_filter (NczFilterSpec *spec, NczVariable *variable, const char *key,
-              GBytes *input, gboolean encode, GError **error)
+run_codec_chain (NczNczarrFormat *self, NczVariable *variable, const char *key,
+                 GBytes *input, gboolean encode, GError **error)
 {
-  g_autoptr(NczCodec) codec = spec_codec (spec, variable, key, error);
-  g_autoptr(GArray) working = NULL;
-  g_autoptr(GError) local = NULL;
+  g_autoptr(NczCodecChain) chain = ncz_variable_get_codec_chain (variable, error);
   GBytes *out;
 
-  if (codec == NULL)
-    return NULL;
-  working = working_params (spec, codec, variable, &local);
-  if (working != NULL)
+  if (chain == NULL)
     {
-      out = encode ? ncz_codec_encode (codec, (const guint *) working->data, working->len, input, &local)
-                   : ncz_codec_decode (codec, (const guint *) working->data, working->len, input, &local);
-      if (out != NULL)
-        return out;
+      g_prefix_error (error, "%s: chunk '%s': ", nczarr_format_location (self), key);
+      return NULL;
     }
-  {
-    g_autofree char *vname = ncz_variable_get_full_name (variable);
-    g_propagate_prefixed_error (error, g_steal_pointer (&local),
-                                "variable '%s', chunk '%s': %s %s: ", vname, key,
-                                working == NULL ? "codec" : encode ? "encoding with" : "decoding with",
-                                ncz_codec_get_codec_id (codec));
-  }
-  return NULL;
+  out = encode ? ncz_codec_chain_encode (chain, input, error)
+               : ncz_codec_chain_decode (chain, input, error);
+  if (out == NULL)
+    g_prefix_error (error, "%s: chunk '%s': ", nczarr_format_location (self), key);
+  return out;
 }
 
 GBytes *
@@ -414,7 +348,6 @@ nczarr_chunk_read (NczNczarrFormat *self, NczVariable *variable,
   NczarrVarInfo *info = nczarr_var_info_peek (variable);
   g_autofree char *key = nczarr_chunk_key (variable, chunk_index);
   g_autoptr(GBytes) data = NULL;
-  GPtrArray *filters = ncz_variable_peek_filters (variable);
   guint64 n_elements = ncz_variable_get_chunk_n_elements (variable);
   NczarrStored kind = nczarr_storage_kind (variable, format_is_pure (self));
   const char *unsupported = nczarr_storage_unsupported (variable);
@@ -438,18 +371,13 @@ nczarr_chunk_read (NczNczarrFormat *self, NczVariable *variable,
       return NULL;
     }
 
-  for (guint i = filters ? filters->len : 0; i-- > 0;)
-    {
-      GBytes *out = apply_filter (g_ptr_array_index (filters, i), variable, key, data,
-                                  FALSE, error);
-      if (out == NULL)
-        {
-          g_prefix_error (error, "%s: ", nczarr_format_location (self));
-          return NULL;
-        }
-      g_bytes_unref (data);
-      data = out;
-    }
+  {
+    GBytes *out = run_codec_chain (self, variable, key, data, FALSE, error);
+    if (out == NULL)
+      return NULL;
+    g_bytes_unref (data);
+    data = out;
+  }
 
   element_sizes (variable, kind, &stored, &model);
   len = g_bytes_get_size (data);
@@ -552,7 +480,6 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
   NczStore *store = nczarr_format_peek_store (self);
   NczarrVarInfo *info = nczarr_var_info_peek (variable);
   g_autofree char *key = nczarr_chunk_key (variable, chunk_index);
-  GPtrArray *filters = ncz_variable_peek_filters (variable);
   guint64 n_elements = ncz_variable_get_chunk_n_elements (variable);
   g_autoptr(GBytes) out = NULL;
   NczarrStored kind = nczarr_storage_kind (variable, format_is_pure (self));
@@ -669,18 +596,13 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
         }
     }
 
-  for (guint i = 0; filters && i < filters->len; i++)
-    {
-      GBytes *enc = apply_filter (g_ptr_array_index (filters, i), variable, key, out,
-                                  TRUE, error);
-      if (enc == NULL)
-        {
-          g_prefix_error (error, "%s: ", nczarr_format_location (self));
-          return FALSE;
-        }
-      g_bytes_unref (out);
-      out = enc;
-    }
+  {
+    GBytes *enc = run_codec_chain (self, variable, key, out, TRUE, error);
+    if (enc == NULL)
+      return FALSE;
+    g_bytes_unref (out);
+    out = enc;
+  }
   if (!ncz_store_write (store, key, out, cancellable, error))
     {
       g_prefix_error (error, "%s: chunk '%s': ", nczarr_format_location (self), key);

@@ -21,6 +21,7 @@
 #include <ncz/ncz.h>
 #include <ncz/ncz-json.h>
 #include <ncz/ncz-filter-abi.h>
+#include <ncz/ncz-codec-chain.h>
 
 G_BEGIN_DECLS
 

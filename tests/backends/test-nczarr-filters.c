@@ -316,6 +316,59 @@ test_stored_is_fixed (void)
   check_ramp (v);
 }
 
+/* The backend runs chunks through the variable's codec chain, resolved
+ * once: writing and reading every chunk leaves the same chain in place. */
+static void
+test_codec_chain_kept (void)
+{
+  static const char *const needed[] = { "shuffle", "zlib", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczMemoryStore) store = NULL;
+  g_autoptr(NczDataset) ds = NULL;
+  g_autoptr(NczDataset) back = NULL;
+  g_autoptr(NczCodecChain) c1 = NULL;
+  g_autoptr(NczCodecChain) c2 = NULL;
+  g_autoptr(NczCodecChain) c3 = NULL;
+  NczVariable *v;
+
+  if (!have_codecs (needed))
+    return;
+  ds = nczt_create_mem (&store, "mode=nczarr,file");
+  v = add_var (ds, "v", NCZ_DATA_TYPE_DOUBLE);
+  g_assert_true (ncz_variable_set_deflate (v, TRUE, TRUE, 3, &error));
+  g_assert_no_error (error);
+  write_ramp (v);
+  c1 = ncz_variable_get_codec_chain (v, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ncz_codec_chain_get_length (c1), ==, 2);
+  g_assert_cmpstr (ncz_codec_get_codec_id (ncz_codec_chain_get_codec (c1, 0)), ==, "shuffle");
+  g_assert_cmpint (ncz_codec_chain_get_kind (c1, 0), ==, NCZ_CODEC_KIND_ARRAY_TO_ARRAY);
+  g_assert_cmpint (ncz_codec_chain_get_kind (c1, 1), ==, NCZ_CODEC_KIND_BYTES_TO_BYTES);
+  g_assert_true (ncz_codec_chain_is_ordered (c1));
+  /* shuffle's working parameter: the element size */
+  g_assert_cmpuint (ncz_codec_chain_get_working (c1, 0)->len, ==, 1);
+  g_assert_cmpuint (g_array_index (ncz_codec_chain_get_working (c1, 0), guint, 0), ==, 8);
+  check_ramp (v);
+  c2 = ncz_variable_get_codec_chain (v, &error);
+  g_assert_true (c2 == c1);
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_assert_no_error (error);
+
+  back = nczt_open_mem (store, "mode=nczarr,file", NCZ_OPEN_READ, &error);
+  g_assert_no_error (error);
+  v = nczt_var (back, "v");
+  check_ramp (v);
+  c3 = ncz_variable_get_codec_chain (v, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ncz_codec_chain_get_length (c3), ==, 2);
+  g_assert_cmpint (ncz_codec_chain_get_kind (c3, 0), ==, NCZ_CODEC_KIND_ARRAY_TO_ARRAY);
+  check_ramp (v);
+  {
+    g_autoptr(NczCodecChain) c4 = ncz_variable_get_codec_chain (v, &error);
+    g_assert_true (c4 == c3);
+  }
+}
+
 static void
 test_quantize_stored (void)
 {
@@ -468,6 +521,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nczarr-filters/stored-is-fixed", test_stored_is_fixed);
   g_test_add_func ("/nczarr-filters/quantize-stored", test_quantize_stored);
   g_test_add_func ("/nczarr-filters/unknown-codec", test_unknown_codec);
+  g_test_add_func ("/nczarr-filters/codec-chain-kept", test_codec_chain_kept);
   g_test_add_func ("/nczarr-filters/corpus-filt3", test_corpus_filt3);
   return g_test_run ();
 }

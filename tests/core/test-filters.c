@@ -172,6 +172,49 @@ DEFINE_TEST_CODEC (TcBlosc, tc_blosc, "blosc", 32001)
 DEFINE_TEST_CODEC (TcSzip, tc_szip, "szip", 4)
 DEFINE_TEST_CODEC (TcZonly, tc_zonly, "zonly", 0)
 
+/* "count" (HDF5 32770): an array to array codec whose working parameters
+ * are [visible..., element size, elements per chunk, big endian], and
+ * which counts how often they are derived. */
+static gint n_modified;
+
+typedef TestCodec TcCount;
+typedef TestCodecClass TcCountClass;
+GType tc_count_get_type (void);
+static void tc_count_iface_init (NczCodecInterface *iface);
+G_DEFINE_TYPE_WITH_CODE (TcCount, tc_count, test_codec_get_type (),
+                         G_IMPLEMENT_INTERFACE (NCZ_TYPE_CODEC, tc_count_iface_init))
+static void tc_count_class_init (TcCountClass *k) { k->codec_id = "count"; k->filter_id = 32770; }
+static void tc_count_init (TcCount *self) { }
+
+static gboolean
+tc_count_modify (NczCodec *self, NczVariable *variable, GArray *visible, GArray **working,
+                 GError **error)
+{
+  guint extra[3];
+
+  g_atomic_int_inc (&n_modified);
+  extra[0] = (guint) ncz_variable_get_storage_element_size (variable);
+  extra[1] = (guint) ncz_variable_get_chunk_n_elements (variable);
+  extra[2] = ncz_variable_get_endianness (variable) == NCZ_ENDIANNESS_BIG;
+  *working = g_array_copy (visible);
+  g_array_append_vals (*working, extra, 3);
+  return TRUE;
+}
+
+static NczCodecKind
+tc_count_get_kind (NczCodec *self)
+{
+  return NCZ_CODEC_KIND_ARRAY_TO_ARRAY;
+}
+
+static void
+tc_count_iface_init (NczCodecInterface *iface)
+{
+  test_codec_iface_init (iface);
+  iface->modify_parameters = tc_count_modify;
+  iface->get_kind = tc_count_get_kind;
+}
+
 static void
 register_codecs (void)
 {
@@ -186,6 +229,7 @@ register_codecs (void)
   ncz_registry_add_codec (reg, tc_blosc_get_type (), "blosc", 32001, NCZ_PRIORITY_PRIMARY);
   ncz_registry_add_codec (reg, tc_szip_get_type (), "szip", 4, NCZ_PRIORITY_PRIMARY);
   ncz_registry_add_codec (reg, tc_zonly_get_type (), "zonly", 0, NCZ_PRIORITY_PRIMARY);
+  ncz_registry_add_codec (reg, tc_count_get_type (), "count", 32770, NCZ_PRIORITY_PRIMARY);
 }
 
 /* ---- helpers ---- */
@@ -567,6 +611,153 @@ test_chain_roundtrip (void)
   g_assert_cmpmem (back, sizeof back, data, sizeof data);
 }
 
+static void
+assert_working (NczCodecChain *chain, guint index, const char *expected)
+{
+  const GArray *w = ncz_codec_chain_get_working (chain, index);
+  g_autofree char *text = ncz_filter_spec_to_text (0, (const guint *) w->data, w->len);
+
+  /* "0,a,b,..." */
+  g_assert_cmpstr (text + 2, ==, expected);
+}
+
+/* The chain is resolved once per variable: the codec derives its working
+ * parameters once, until the filters, chunking or byte order change. */
+static void
+test_codec_chain_cached (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = filter_test_dataset_new (NULL);
+  NczVariable *v = new_var (ds, "v", NCZ_DATA_TYPE_INT, 2);
+  guint64 chunks[2] = { 4, 4 };
+  guint seven = 7;
+  g_autoptr(NczCodecChain) c1 = NULL;
+  g_autoptr(NczCodecChain) c2 = NULL;
+  g_autoptr(NczCodecChain) c3 = NULL;
+  g_autoptr(NczCodecChain) c4 = NULL;
+  g_autoptr(NczCodecChain) c5 = NULL;
+  g_autoptr(NczCodecChain) empty = NULL;
+  g_autoptr(GBytes) data = NULL;
+  g_autoptr(GBytes) enc = NULL;
+  g_autoptr(GBytes) dec = NULL;
+  gint base;
+
+  /* no filters: an empty chain passes data through */
+  empty = ncz_variable_get_codec_chain (v, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ncz_codec_chain_get_length (empty), ==, 0);
+  g_assert_true (ncz_codec_chain_is_ordered (empty));
+  data = g_bytes_new_static ("0123456789abcdef", 16);
+  enc = ncz_codec_chain_encode (empty, data, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (enc, data));
+  g_clear_pointer (&enc, g_bytes_unref);
+
+  g_assert_true (ncz_variable_set_chunk_sizes (v, chunks, 2, &error));
+  g_assert_true (ncz_variable_add_filter (v, 32770, &seven, 1, &error));
+  g_assert_no_error (error);
+  base = g_atomic_int_get (&n_modified);
+  c1 = ncz_variable_get_codec_chain (v, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (c1);
+  g_assert_true (c1 != empty);
+  g_assert_cmpint (g_atomic_int_get (&n_modified), ==, base + 1);
+  g_assert_cmpuint (ncz_codec_chain_get_length (c1), ==, 1);
+  g_assert_cmpstr (ncz_codec_get_codec_id (ncz_codec_chain_get_codec (c1, 0)), ==, "count");
+  g_assert_cmpint (ncz_codec_chain_get_kind (c1, 0), ==, NCZ_CODEC_KIND_ARRAY_TO_ARRAY);
+  g_assert_true (ncz_codec_chain_is_ordered (c1));
+  assert_working (c1, 0, "7,4,16,0");
+
+  /* asked again: the same chain, nothing derived again */
+  c2 = ncz_variable_get_codec_chain (v, &error);
+  g_assert_true (c2 == c1);
+  g_assert_cmpint (g_atomic_int_get (&n_modified), ==, base + 1);
+
+  /* encode and decode through it */
+  enc = ncz_codec_chain_encode (c1, data, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (enc), ==, 17);
+  dec = ncz_codec_chain_decode (c1, enc, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (dec, data));
+
+  /* new chunking: derived again */
+  chunks[1] = 2;
+  g_assert_true (ncz_variable_set_chunk_sizes (v, chunks, 2, &error));
+  c3 = ncz_variable_get_codec_chain (v, &error);
+  g_assert_no_error (error);
+  g_assert_true (c3 != c1);
+  g_assert_cmpint (g_atomic_int_get (&n_modified), ==, base + 2);
+  assert_working (c3, 0, "7,4,8,0");
+  /* the old chain stays usable by whoever holds it */
+  assert_working (c1, 0, "7,4,16,0");
+
+  /* new byte order */
+  g_assert_true (ncz_variable_set_endianness (v, NCZ_ENDIANNESS_BIG, &error));
+  c4 = ncz_variable_get_codec_chain (v, &error);
+  g_assert_true (c4 != c3);
+  assert_working (c4, 0, "7,4,8,1");
+
+  /* another filter: shuffle (a bytes to bytes test codec here) goes first */
+  g_assert_true (ncz_variable_set_shuffle (v, &error));
+  c5 = ncz_variable_get_codec_chain (v, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ncz_codec_chain_get_length (c5), ==, 2);
+  g_assert_cmpint (ncz_codec_chain_get_kind (c5, 0), ==, NCZ_CODEC_KIND_BYTES_TO_BYTES);
+  g_assert_cmpint (ncz_codec_chain_get_kind (c5, 1), ==, NCZ_CODEC_KIND_ARRAY_TO_ARRAY);
+  /* a Zarr v2 chain keeps its order; Zarr v3 would refuse this one */
+  g_assert_false (ncz_codec_chain_is_ordered (c5));
+  g_clear_pointer (&enc, g_bytes_unref);
+  g_clear_pointer (&dec, g_bytes_unref);
+  enc = ncz_codec_chain_encode (c5, data, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (enc), ==, 18);
+  dec = ncz_codec_chain_decode (c5, enc, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (dec, data));
+}
+
+/* A chain naming codecs nobody provides is refused with all of them named,
+ * and the failure is not cached; a decode error names the variable. */
+static void
+test_codec_chain_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = filter_test_dataset_new (NULL);
+  NczVariable *v = new_var (ds, "v", NCZ_DATA_TYPE_INT, 1);
+  GPtrArray *specs = g_ptr_array_new_with_free_func ((GDestroyNotify) ncz_filter_spec_free);
+  g_autoptr(NczCodecChain) chain = NULL;
+  g_autoptr(GBytes) junk = g_bytes_new_static ("x", 1);
+  g_autoptr(GBytes) out = NULL;
+
+  g_ptr_array_add (specs, ncz_filter_spec_new ("nosuch-a", 0, "{\"id\": \"nosuch-a\"}"));
+  g_ptr_array_add (specs, ncz_filter_spec_new ("test", 32768, "{\"id\": \"test\"}"));
+  g_ptr_array_add (specs, ncz_filter_spec_new (NULL, 61234, NULL));
+  ncz_variable_set_filters (v, specs);
+  chain = ncz_variable_get_codec_chain (v, &error);
+  g_assert_null (chain);
+  g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_NOT_AVAILABLE);
+  g_assert_cmpstr (error->message, ==,
+                   "codec not available: nosuch-a, HDF5 filter 61234 (variable '/v')");
+  g_clear_error (&error);
+  chain = ncz_variable_get_codec_chain (v, &error);
+  g_assert_null (chain);
+  g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_NOT_AVAILABLE);
+  g_clear_error (&error);
+
+  /* filters replaced: the chain follows */
+  specs = g_ptr_array_new_with_free_func ((GDestroyNotify) ncz_filter_spec_free);
+  g_ptr_array_add (specs, ncz_filter_spec_new ("test", 32768, "{\"id\": \"test\"}"));
+  ncz_variable_set_filters (v, specs);
+  chain = ncz_variable_get_codec_chain (v, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ncz_codec_chain_get_length (chain), ==, 1);
+  out = ncz_codec_chain_decode (chain, junk, &error);
+  g_assert_null (out);
+  g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_CORRUPT);
+  g_assert_true (g_str_has_prefix (error->message, "variable '/v': decoding with test: "));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -586,5 +777,7 @@ main (int argc, char **argv)
   g_test_add_func ("/filters/refused", test_refused);
   g_test_add_func ("/filters/contiguous-becomes-chunked", test_contiguous_becomes_chunked);
   g_test_add_func ("/filters/chain-roundtrip", test_chain_roundtrip);
+  g_test_add_func ("/filters/codec-chain-cached", test_codec_chain_cached);
+  g_test_add_func ("/filters/codec-chain-errors", test_codec_chain_errors);
   return g_test_run ();
 }

@@ -1266,7 +1266,8 @@ ncz_variable_get_filter_params (NczVariable *self, guint filter_id, GError **err
  * @error: return location for a #GError
  *
  * As netCDF's nc_def_var_deflate(): adds shuffle and/or deflate. Nothing
- * is added unless both are available.
+ * is added unless both are available and the deflate codec accepts
+ * @level (%NCZ_CODEC_ERROR_BAD_PARAMETERS otherwise).
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -1281,12 +1282,7 @@ ncz_variable_set_deflate (NczVariable *self, gboolean shuffle, gboolean deflate,
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
   if (!check_filterable (self, error))
     return FALSE;
-  if (deflate && level > 9)
-    {
-      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
-                   "variable '%s': deflate level %u is not in 0 to 9", self->name, level);
-      return FALSE;
-    }
+  /* the codec checks the level */
   if (deflate &&
       (deflate_spec = filter_spec_for_id (self, NCZ_FILTER_DEFLATE, &level, 1, error)) == NULL)
     return FALSE;
@@ -1341,7 +1337,8 @@ ncz_variable_set_fletcher32 (NczVariable *self, GError **error)
  * @error: return location for a #GError
  *
  * Adds the szip filter (HDF5 id 4) with visible parameters
- * `[options_mask, pixels_per_block]`.
+ * `[options_mask, pixels_per_block]`, which the szip codec checks
+ * (%NCZ_CODEC_ERROR_BAD_PARAMETERS).
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -1355,20 +1352,7 @@ ncz_variable_set_szip (NczVariable *self, guint options_mask, guint pixels_per_b
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
   if (!check_filterable (self, error))
     return FALSE;
-  if (options_mask != 32 && options_mask != 4)
-    {
-      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
-                   "variable '%s': szip options mask %u is neither 32 (NN) nor 4 (EC)",
-                   self->name, options_mask);
-      return FALSE;
-    }
-  if (pixels_per_block < 2 || pixels_per_block > 32 || pixels_per_block % 2 != 0)
-    {
-      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
-                   "variable '%s': szip pixels per block %u is not an even number "
-                   "from 2 to 32", self->name, pixels_per_block);
-      return FALSE;
-    }
+  /* the codec checks the parameters */
   return add_filter_checked (self, NCZ_FILTER_SZIP, params, 2, error);
 }
 
@@ -1380,6 +1364,8 @@ ncz_variable_set_szip (NczVariable *self, guint options_mask, guint pixels_per_b
  *
  * Adds the zstd filter (HDF5 id 32015); its visible parameter is the
  * level as an unsigned number (negative levels keep their bit pattern).
+ * The zstd codec checks the level against its library's range
+ * (%NCZ_CODEC_ERROR_BAD_PARAMETERS).
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -1392,12 +1378,7 @@ ncz_variable_set_zstandard (NczVariable *self, int level, GError **error)
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
   if (!check_filterable (self, error))
     return FALSE;
-  if (level < -131072 || level > 22)
-    {
-      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
-                   "variable '%s': zstd level %d is not in -131072 to 22", self->name, level);
-      return FALSE;
-    }
+  /* the codec checks the level */
   return add_filter_checked (self, NCZ_FILTER_ZSTD, &param, 1, error);
 }
 
@@ -1407,7 +1388,8 @@ ncz_variable_set_zstandard (NczVariable *self, int level, GError **error)
  * @level: the block size level, 1 to 9
  * @error: return location for a #GError
  *
- * Adds the bzip2 filter (HDF5 id 307, Zarr `bz2`).
+ * Adds the bzip2 filter (HDF5 id 307, Zarr `bz2`); the codec checks the
+ * level (%NCZ_CODEC_ERROR_BAD_PARAMETERS).
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -1418,12 +1400,7 @@ ncz_variable_set_bzip2 (NczVariable *self, guint level, GError **error)
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
   if (!check_filterable (self, error))
     return FALSE;
-  if (level < 1 || level > 9)
-    {
-      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
-                   "variable '%s': bzip2 level %u is not in 1 to 9", self->name, level);
-      return FALSE;
-    }
+  /* the codec checks the level */
   return add_filter_checked (self, NCZ_FILTER_BZIP2, &level, 1, error);
 }
 
@@ -1439,7 +1416,9 @@ ncz_variable_set_bzip2 (NczVariable *self, guint level, GError **error)
  *
  * Adds the blosc filter (HDF5 id 32001) with visible parameters
  * `[0, 0, 0, blocksize, level, shuffle, compressor code]` (the codes of
- * c-blosc: blosclz 0, lz4 1, lz4hc 2, snappy 3, zlib 4, zstd 5).
+ * c-blosc: blosclz 0, lz4 1, lz4hc 2, snappy 3, zlib 4, zstd 5). An
+ * unknown compressor name is %NCZ_CODEC_ERROR_BAD_PARAMETERS; the blosc
+ * codec checks the other values.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -1463,13 +1442,7 @@ ncz_variable_set_blosc (NczVariable *self, const char *compressor, guint level,
                    "snappy, zlib or zstd)", self->name, compressor);
       return FALSE;
     }
-  if (level > 9 || shuffle > 2)
-    {
-      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
-                   "variable '%s': blosc level %u (0 to 9) or shuffle %u (0 to 2) "
-                   "out of range", self->name, level, shuffle);
-      return FALSE;
-    }
+  /* the codec checks level, shuffle and block size */
   params[6] = (guint) code;
   return add_filter_checked (self, NCZ_FILTER_BLOSC, params, 7, error);
 }

@@ -316,6 +316,51 @@ test_stored_is_fixed (void)
   check_ramp (v);
 }
 
+/* Core leaves parameter checks to the codec modules: each setter's
+ * out-of-range values are refused by the module, naming the variable,
+ * and nothing is added. */
+static void
+test_codecs_check_parameters (void)
+{
+  static const char *const needed[] = { "shuffle", "zlib", "bz2", "zstd", "blosc", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczMemoryStore) store = NULL;
+  g_autoptr(NczDataset) ds = NULL;
+  NczVariable *v;
+
+  if (!have_codecs (needed))
+    return;
+  ds = nczt_create_mem (&store, "mode=nczarr,file");
+  v = add_var (ds, "v", NCZ_DATA_TYPE_INT);
+
+#define REFUSED(call, mentions)                                                    \
+  G_STMT_START {                                                                   \
+    g_assert_false (call);                                                         \
+    g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);       \
+    g_assert_nonnull (strstr (error->message, "variable 'v'"));                    \
+    g_assert_nonnull (strstr (error->message, mentions));                          \
+    g_clear_error (&error);                                                        \
+  } G_STMT_END
+  REFUSED (ncz_variable_set_zstandard (v, 23, &error), "23");
+  REFUSED (ncz_variable_set_bzip2 (v, 0, &error), "level 0");
+  REFUSED (ncz_variable_set_bzip2 (v, 10, &error), "level 10");
+  REFUSED (ncz_variable_set_deflate (v, TRUE, TRUE, 10, &error), "level 10");
+  REFUSED (ncz_variable_set_blosc (v, "lz4", 10, 0, 1, &error), "clevel 10");
+  REFUSED (ncz_variable_set_blosc (v, "lz4", 5, 0, 3, &error), "shuffle 3");
+  if (ncz_registry_has_feature (ncz_registry_get_default (), NCZ_FEATURE_CODEC, "szip"))
+    {
+      REFUSED (ncz_variable_set_szip (v, 8, 8, &error), "mask 8");
+      REFUSED (ncz_variable_set_szip (v, 32, 7, &error), "block 7");
+      REFUSED (ncz_variable_set_szip (v, 32, 34, &error), "block 34");
+    }
+#undef REFUSED
+  /* set_deflate adds nothing when deflate is refused, shuffle included */
+  g_assert_cmpuint (ncz_variable_get_n_codecs (v), ==, 0);
+  g_assert_true (ncz_variable_set_blosc (v, "zstd", 9, 0, 2, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ncz_variable_get_n_codecs (v), ==, 1);
+}
+
 /* The backend runs chunks through the variable's codec chain, resolved
  * once: writing and reading every chunk leaves the same chain in place. */
 static void
@@ -521,6 +566,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nczarr-filters/stored-is-fixed", test_stored_is_fixed);
   g_test_add_func ("/nczarr-filters/quantize-stored", test_quantize_stored);
   g_test_add_func ("/nczarr-filters/unknown-codec", test_unknown_codec);
+  g_test_add_func ("/nczarr-filters/codecs-check-parameters", test_codecs_check_parameters);
   g_test_add_func ("/nczarr-filters/codec-chain-kept", test_codec_chain_kept);
   g_test_add_func ("/nczarr-filters/corpus-filt3", test_corpus_filt3);
   return g_test_run ();

@@ -419,17 +419,16 @@ test_standard_setters (void)
   assert_params (v, 32015, "4294967291");
   g_assert_true (ncz_variable_set_zstandard (v, 22, &error));
   assert_params (v, 32015, "22");
-  g_assert_false (ncz_variable_set_zstandard (v, 23, &error));
-  g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
-  g_clear_error (&error);
+  /* core leaves the parameters to the codec: these test codecs take any
+   * value (the real modules refuse them: tests/backends/test-nczarr-filters.c) */
+  g_assert_true (ncz_variable_set_zstandard (v, 23, &error));
+  g_assert_no_error (error);
+  assert_params (v, 32015, "23");
 
+  g_assert_true (ncz_variable_set_bzip2 (v, 10, &error));
+  assert_params (v, 307, "10");
   g_assert_true (ncz_variable_set_bzip2 (v, 9, &error));
   assert_params (v, 307, "9");
-  g_assert_false (ncz_variable_set_bzip2 (v, 0, &error));
-  g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
-  g_clear_error (&error);
-  g_assert_false (ncz_variable_set_bzip2 (v, 10, &error));
-  g_clear_error (&error);
 
   g_assert_true (ncz_variable_set_blosc (v, "lz4", 5, 0, 1, &error));
   assert_params (v, 32001, "0,0,0,0,5,1,1");
@@ -448,29 +447,25 @@ test_standard_setters (void)
   g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
   g_assert_nonnull (strstr (error->message, "lzma"));
   g_clear_error (&error);
-  g_assert_false (ncz_variable_set_blosc (v, "lz4", 10, 0, 1, &error));
-  g_clear_error (&error);
-  g_assert_false (ncz_variable_set_blosc (v, "lz4", 5, 0, 3, &error));
-  g_clear_error (&error);
+  g_assert_true (ncz_variable_set_blosc (v, "lz4", 10, 0, 3, &error));
+  g_assert_no_error (error);
+  assert_params (v, 32001, "0,0,0,0,10,3,1");
 
   g_assert_true (ncz_variable_set_szip (v, 32, 16, &error));
   assert_params (v, 4, "32,16");
   g_assert_true (ncz_variable_set_szip (v, 4, 8, &error));
   assert_params (v, 4, "4,8");
-  g_assert_false (ncz_variable_set_szip (v, 8, 8, &error));
-  g_clear_error (&error);
-  g_assert_false (ncz_variable_set_szip (v, 32, 7, &error));
-  g_clear_error (&error);
-  g_assert_false (ncz_variable_set_szip (v, 32, 34, &error));
-  g_clear_error (&error);
+  g_assert_true (ncz_variable_set_szip (v, 8, 7, &error));
+  g_assert_no_error (error);
+  assert_params (v, 4, "8,7");
 
-  g_assert_false (ncz_variable_set_deflate (v, FALSE, TRUE, 10, &error));
-  g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
-  g_clear_error (&error);
+  g_assert_true (ncz_variable_set_deflate (v, FALSE, TRUE, 10, &error));
+  g_assert_no_error (error);
+  assert_params (v, 1, "10");
   /* shuffle only */
   g_assert_true (ncz_variable_set_deflate (v, TRUE, FALSE, 0, &error));
   g_assert_no_error (error);
-  assert_ids (v, "2,32015,307,32001,4");
+  assert_ids (v, "2,32015,307,32001,4,1");
 }
 
 static void

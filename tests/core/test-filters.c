@@ -753,6 +753,107 @@ test_codec_chain_errors (void)
   g_assert_true (g_str_has_prefix (error->message, "variable '/v': decoding with test: "));
 }
 
+/* Codec configuration crosses the API as json-glib objects; what Ncz
+ * writes of it is its exact metadata JSON: integers stay integers, doubles
+ * get the shortest text that reads back, key order is kept. */
+static void
+test_json_bridge (void)
+{
+  static const char *const cases[][2] = {
+    { "{\"id\": \"x\", \"i\": 5, \"n\": -9223372036854775808, \"d\": 0.1}",
+      "{\"id\": \"x\", \"i\": 5, \"n\": -9223372036854775808, \"d\": 0.1}" },
+    { "{\"b\": 1e-05, \"a\": 100.0, \"c\": 1e16, \"e\": 2.5E3}",
+      "{\"b\": 1e-05, \"a\": 100.0, \"c\": 1e+16, \"e\": 2500.0}" },
+    { "{\"t\": true, \"f\": false, \"z\": null, \"s\": \"\\u00e9\\\"\"}",
+      "{\"t\": true, \"f\": false, \"z\": null, \"s\": \"\xc3\xa9\\\"\"}" },
+    { "{\"l\": [1, [2.5, {\"k\": []}], {}], \"o\": {\"y\": 1, \"x\": 2}}",
+      "{\"l\": [1,[2.5,{\"k\": []}],{}], \"o\": {\"y\": 1, \"x\": 2}}" },
+    /* beyond gint64: a double; bare NaN: written as Ncz writes NaN */
+    { "{\"u\": 18446744073709551615, \"nan\": NaN}",
+      "{\"u\": 1.8446744073709552e+19, \"nan\": \"NaN\"}" },
+    /* json-glib strings end at NUL */
+    { "{\"s\": \"5\\u0000\"}", "{\"s\": \"5\ufffd\"}" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(NczJson) in = ncz_json_parse (cases[i][0], -1, &error);
+      g_autoptr(JsonObject) object = NULL;
+      g_autoptr(NczJson) out = NULL;
+      g_autofree char *text = NULL;
+
+      g_assert_no_error (error);
+      object = ncz_json_to_json_object (in);
+      g_assert_nonnull (object);
+      out = ncz_json_from_json_object (object);
+      text = ncz_json_to_string (out, FALSE);
+      g_assert_cmpstr (text, ==, cases[i][1]);
+    }
+
+  /* not an object */
+  {
+    g_autoptr(NczJson) array = ncz_json_parse ("[1]", -1, NULL);
+    g_autoptr(JsonNode) node = ncz_json_to_json_node (array);
+    g_autoptr(NczJson) back = ncz_json_from_json_node (node);
+    g_autofree char *text = ncz_json_to_string (back, FALSE);
+    g_assert_null (ncz_json_to_json_object (array));
+    g_assert_true (JSON_NODE_HOLDS_ARRAY (node));
+    g_assert_cmpstr (text, ==, "[1]");
+  }
+}
+
+/* The public codec calls: JsonObject in and out, and the text forms. */
+static void
+test_codec_json_api (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczCodec) codec = ncz_registry_lookup_codec (ncz_registry_get_default (), "test",
+                                                         &error);
+  g_autoptr(JsonObject) in = json_object_new ();
+  g_autoptr(JsonObject) out = NULL;
+  g_autoptr(GArray) params = NULL;
+  g_autoptr(GArray) again = NULL;
+  g_autofree char *text = NULL;
+  JsonArray *p = json_array_new ();
+  guint bad = 666;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (ncz_codec_get_kind (codec), ==, NCZ_CODEC_KIND_BYTES_TO_BYTES);
+  json_object_set_string_member (in, "id", "test");
+  json_array_add_int_element (p, 3);
+  json_array_add_int_element (p, 4);
+  json_object_set_array_member (in, "p", p);
+  g_assert_true (ncz_codec_params_from_json (codec, in, &params, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (params->len, ==, 2);
+  g_assert_cmpuint (g_array_index (params, guint, 1), ==, 4);
+
+  out = ncz_codec_params_to_json (codec, (const guint *) params->data, params->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (out, "id"), ==, "test");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (out, "p")), ==, 2);
+
+  text = ncz_codec_params_to_json_text (codec, (const guint *) params->data, params->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (text, ==, "{\"id\": \"test\", \"p\": [3,4]}");
+  g_assert_true (ncz_codec_params_from_json_text (codec, text, &again, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (again->len, ==, 2);
+
+  /* the codec's refusals, and text that is no codec dict */
+  g_assert_null (ncz_codec_params_to_json (codec, &bad, 1, &error));
+  g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
+  g_clear_error (&error);
+  g_assert_false (ncz_codec_params_from_json_text (codec, "[1]", &again, &error));
+  g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
+  g_assert_nonnull (strstr (error->message, "must be an object"));
+  g_clear_error (&error);
+  g_assert_false (ncz_codec_params_from_json_text (codec, "{\"id\": ", &again, &error));
+  g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS);
+  g_assert_nonnull (strstr (error->message, "invalid codec JSON"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -772,6 +873,8 @@ main (int argc, char **argv)
   g_test_add_func ("/filters/refused", test_refused);
   g_test_add_func ("/filters/contiguous-becomes-chunked", test_contiguous_becomes_chunked);
   g_test_add_func ("/filters/chain-roundtrip", test_chain_roundtrip);
+  g_test_add_func ("/filters/json-bridge", test_json_bridge);
+  g_test_add_func ("/filters/codec-json-api", test_codec_json_api);
   g_test_add_func ("/filters/codec-chain-cached", test_codec_chain_cached);
   g_test_add_func ("/filters/codec-chain-errors", test_codec_chain_errors);
   return g_test_run ();

@@ -80,10 +80,7 @@ enum {
   PROP_0,
   PROP_URL,
   PROP_FLAGS,
-  N_PROPS
 };
-
-static GParamSpec *properties[N_PROPS];
 
 /* Recursion limit of tree removal; keys are at most 1024 bytes long, so
  * no key has more than 512 segments. */
@@ -1647,7 +1644,7 @@ ncz_file_store_get_property (GObject    *object,
       g_value_set_object (value, self->url);
       break;
     case PROP_FLAGS:
-      g_value_set_uint (value, self->flags);
+      g_value_set_flags (value, self->flags);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1668,7 +1665,7 @@ ncz_file_store_set_property (GObject      *object,
       g_set_object (&self->url, g_value_get_object (value));
       break;
     case PROP_FLAGS:
-      self->flags = g_value_get_uint (value);
+      self->flags = g_value_get_flags (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1703,13 +1700,8 @@ ncz_file_store_class_init (NczFileStoreClass *klass)
   object_class->set_property = ncz_file_store_set_property;
   object_class->finalize = ncz_file_store_finalize;
 
-  properties[PROP_URL] =
-    g_param_spec_object ("url", NULL, NULL, NCZ_TYPE_URL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_FLAGS] =
-    g_param_spec_uint ("flags", NULL, NULL, 0, G_MAXUINT, NCZ_STORE_READ,
-                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_URL, "url");
+  g_object_class_override_property (object_class, PROP_FLAGS, "flags");
 }
 
 static void

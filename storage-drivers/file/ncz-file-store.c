@@ -1028,9 +1028,21 @@ ncz_file_store_list (NczStore     *store,
   return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
 }
 
+/* Reads from local files are mostly copies from the page cache, work of
+ * the CPU: more requests in flight than CPU workers gain nothing, and
+ * handing each object from an I/O thread to the worker that decodes it
+ * costs the worker its warm caches. A dataset on a network file system
+ * can still ask for more (NczDataset:io-depth, NCZ_IO_DEPTH). */
+static guint
+ncz_file_store_get_io_depth_hint (NczStore *store)
+{
+  return 1;
+}
+
 static void
 ncz_file_store_store_init (NczStoreInterface *iface)
 {
+  iface->get_io_depth_hint = ncz_file_store_get_io_depth_hint;
   iface->read = ncz_file_store_read;
   iface->write = ncz_file_store_write;
   iface->remove = ncz_file_store_remove;

@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "ncz-core-private.h"
+#include "ncz-io-private.h"
 
 /**
  * NczDataset:
@@ -27,10 +27,32 @@ struct _NczDataset
   gboolean loading;
   gboolean closed;
   gboolean created;   /* by ncz_dataset_create*(): the store commits on close */
+  gint io_depth;      /* requests in flight; 0: NCZ_IO_DEPTH, else the store's hint */
   GMutex lock;
 };
 
 G_DEFINE_FINAL_TYPE (NczDataset, ncz_dataset, G_TYPE_OBJECT)
+
+enum { PROP_0, PROP_IO_DEPTH };
+
+static void
+ncz_dataset_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  if (prop_id == PROP_IO_DEPTH)
+    g_value_set_uint (value, ncz_dataset_get_io_depth (NCZ_DATASET (object)));
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+ncz_dataset_set_property (GObject *object, guint prop_id, const GValue *value,
+                          GParamSpec *pspec)
+{
+  if (prop_id == PROP_IO_DEPTH)
+    ncz_dataset_set_io_depth (NCZ_DATASET (object), g_value_get_uint (value));
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
 
 static void
 ncz_dataset_dispose (GObject *object)
@@ -63,6 +85,24 @@ ncz_dataset_class_init (NczDatasetClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = ncz_dataset_dispose;
   G_OBJECT_CLASS (klass)->finalize = ncz_dataset_finalize;
+  G_OBJECT_CLASS (klass)->get_property = ncz_dataset_get_property;
+  G_OBJECT_CLASS (klass)->set_property = ncz_dataset_set_property;
+
+  /**
+   * NczDataset:io-depth:
+   *
+   * How many storage requests the chunk engine keeps in flight when it
+   * reads a selection, apart from the number of CPU workers that decode
+   * chunks (a remote store wants dozens on two cores). Setting 0 goes
+   * back to the default: the environment variable `NCZ_IO_DEPTH`, else
+   * the store's [method@Ncz.Store.get_io_depth_hint]. Reading it gives
+   * the depth in use.
+   *
+   * Since: 1.0
+   */
+  g_object_class_install_property (G_OBJECT_CLASS (klass), PROP_IO_DEPTH,
+      g_param_spec_uint ("io-depth", NULL, NULL, 0, NCZ_STORE_MAX_IO_DEPTH, 0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 }
 
 static void
@@ -365,6 +405,48 @@ ncz_dataset_get_store (NczDataset *self)
 {
   g_return_val_if_fail (NCZ_IS_DATASET (self), NULL);
   return self->store;
+}
+
+/**
+ * ncz_dataset_get_io_depth:
+ * @self: a dataset
+ *
+ * Gets the [property@Ncz.Dataset:io-depth] in use.
+ *
+ * Returns: the number of storage requests kept in flight, at least 1
+ * Since: 1.0
+ */
+guint
+ncz_dataset_get_io_depth (NczDataset *self)
+{
+  guint depth;
+
+  g_return_val_if_fail (NCZ_IS_DATASET (self), NCZ_STORE_DEFAULT_IO_DEPTH);
+  depth = (guint) g_atomic_int_get (&self->io_depth);
+  if (depth == 0)
+    depth = ncz_io_depth_from_env ();
+  if (depth == 0)
+    depth = self->store ? ncz_store_get_io_depth_hint (self->store) : NCZ_STORE_DEFAULT_IO_DEPTH;
+  return depth;
+}
+
+/**
+ * ncz_dataset_set_io_depth:
+ * @self: a dataset
+ * @io_depth: the number of storage requests to keep in flight, up to
+ *   %NCZ_STORE_MAX_IO_DEPTH; 0 for the default
+ *
+ * Sets the [property@Ncz.Dataset:io-depth].
+ *
+ * Since: 1.0
+ */
+void
+ncz_dataset_set_io_depth (NczDataset *self, guint io_depth)
+{
+  g_return_if_fail (NCZ_IS_DATASET (self));
+  io_depth = MIN (io_depth, NCZ_STORE_MAX_IO_DEPTH);
+  if ((guint) g_atomic_int_exchange (&self->io_depth, (gint) io_depth) != io_depth)
+    g_object_notify (G_OBJECT (self), "io-depth");
 }
 
 /**

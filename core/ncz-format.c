@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "ncz-core-private.h"
+#include "ncz-format-private.h"
 
 /**
  * NczFormat:
@@ -44,8 +44,13 @@ unsupported (NczFormat *self, const char *what, GError **error)
 const char *
 ncz_format_get_name (NczFormat *self)
 {
+  NczFormatInterface *iface;
+
   g_return_val_if_fail (NCZ_IS_FORMAT (self), NULL);
-  return NCZ_FORMAT_GET_IFACE (self)->get_name (self);
+  iface = NCZ_FORMAT_GET_IFACE (self);
+  if (iface->get_name == NULL)
+    return G_OBJECT_TYPE_NAME (self);
+  return iface->get_name (self);
 }
 
 /**
@@ -189,6 +194,428 @@ ncz_format_write_chunk (NczFormat *self, NczVariable *variable,
   if (iface->write_chunk == NULL)
     return unsupported (self, "write chunks", error);
   return iface->write_chunk (self, variable, chunk_index, data, cancellable, error);
+}
+
+/**
+ * ncz_format_read_chunks:
+ * @self: a format backend
+ * @variable: a variable
+ * @chunk_indices: (array length=n_values): the indices of the chunks, one
+ *   after another (@n_chunks times the variable's rank values)
+ * @n_values: the number of values in @chunk_indices
+ * @n_chunks: the number of chunks
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Reads and decodes several chunks in one call, as
+ * [method@Ncz.Format.read_chunk] does one. A format keeps the requests
+ * in flight together and coalesces what it can (chunks of one shard);
+ * one that cannot reads them one by one.
+ *
+ * Returns: (transfer container) (element-type GBytes): the decoded chunks
+ *   in the order asked, with a %NULL element for each chunk never
+ *   written; %NULL on error
+ * Since: 1.0
+ */
+GPtrArray *
+ncz_format_read_chunks (NczFormat     *self,
+                        NczVariable   *variable,
+                        const guint64 *chunk_indices,
+                        gsize          n_values,
+                        guint          n_chunks,
+                        GCancellable  *cancellable,
+                        GError       **error)
+{
+  NczFormatInterface *iface;
+  g_autoptr(GPtrArray) result = NULL;
+  GError *local_error = NULL;
+  guint rank;
+
+  g_return_val_if_fail (NCZ_IS_FORMAT (self), NULL);
+  g_return_val_if_fail (NCZ_IS_VARIABLE (variable), NULL);
+  g_return_val_if_fail (n_values == 0 || chunk_indices != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  rank = ncz_variable_get_n_dimensions (variable);
+  if (n_values != (gsize) n_chunks * rank)
+    {
+      g_autofree char *name = ncz_variable_get_full_name (variable);
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': %" G_GSIZE_FORMAT " index values given for %u chunks "
+                   "of rank %u", name, n_values, n_chunks, rank);
+      return NULL;
+    }
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  iface = NCZ_FORMAT_GET_IFACE (self);
+  if (iface->read_chunks != NULL)
+    {
+      result = iface->read_chunks (self, variable, chunk_indices, n_chunks, cancellable,
+                                   &local_error);
+      if (result == NULL)
+        {
+          if (local_error == NULL)
+            g_set_error (&local_error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_FAILED,
+                         "format '%s' failed to read chunks without saying why",
+                         G_OBJECT_TYPE_NAME (self));
+          g_propagate_error (error, local_error);
+          return NULL;
+        }
+      g_clear_error (&local_error);
+      if (result->len != n_chunks)
+        {
+          g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_FAILED,
+                       "format '%s' returned %u chunks for %u", G_OBJECT_TYPE_NAME (self),
+                       result->len, n_chunks);
+          return NULL;
+        }
+      return g_steal_pointer (&result);
+    }
+
+  if (iface->read_chunk == NULL)
+    {
+      unsupported (self, "read chunks", error);
+      return NULL;
+    }
+  result = g_ptr_array_new_full (n_chunks, (GDestroyNotify) g_bytes_unref);
+  for (guint i = 0; i < n_chunks; i++)
+    {
+      GBytes *chunk = iface->read_chunk (self, variable, chunk_indices + (gsize) i * rank,
+                                         cancellable, &local_error);
+      if (chunk == NULL)
+        {
+          if (!g_error_matches (local_error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+            {
+              if (local_error == NULL)
+                g_set_error (&local_error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_FAILED,
+                             "format '%s' failed to read a chunk without saying why",
+                             G_OBJECT_TYPE_NAME (self));
+              g_propagate_error (error, local_error);
+              return NULL;
+            }
+          g_clear_error (&local_error);
+        }
+      g_ptr_array_add (result, chunk);
+    }
+  return g_steal_pointer (&result);
+}
+
+/**
+ * ncz_format_read_slab:
+ * @self: a format backend
+ * @variable: a variable
+ * @start: (array): the first index along each dimension
+ * @count: (array): how many values along each dimension
+ * @stride: (array): the step along each dimension
+ * @buffer: (not nullable): where the values go: storage elements of
+ *   @variable in C order of @count
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Reads a checked hyperslab of @variable: through the format's own slab
+ * I/O when it has one (HDF5), else through Ncz's chunk engine, which
+ * reads the chunks with [method@Ncz.Format.read_chunks] in batches of
+ * the dataset's [property@Ncz.Dataset:io-depth]. The arrays hold one
+ * value per dimension of @variable; the model checks them before.
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_format_read_slab (NczFormat     *self,
+                      NczVariable   *variable,
+                      const guint64 *start,
+                      const guint64 *count,
+                      const gint64  *stride,
+                      gpointer       buffer,
+                      GCancellable  *cancellable,
+                      GError       **error)
+{
+  NczFormatInterface *iface;
+
+  g_return_val_if_fail (NCZ_IS_FORMAT (self), FALSE);
+  g_return_val_if_fail (NCZ_IS_VARIABLE (variable), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  iface = NCZ_FORMAT_GET_IFACE (self);
+  if (iface->read_slab != NULL)
+    return iface->read_slab (self, variable, start, count, stride, buffer, cancellable, error);
+  return ncz_slab_read (variable, self, start, count, stride, buffer, cancellable, error);
+}
+
+/**
+ * ncz_format_write_slab:
+ * @self: a format backend
+ * @variable: a variable
+ * @start: (array): the first index along each dimension
+ * @count: (array): how many values along each dimension
+ * @stride: (array): the step along each dimension
+ * @buffer: (not nullable): the values: storage elements of @variable in
+ *   C order of @count
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Writes a checked hyperslab of @variable: through the format's own slab
+ * I/O when it has one, else through Ncz's chunk engine.
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_format_write_slab (NczFormat     *self,
+                       NczVariable   *variable,
+                       const guint64 *start,
+                       const guint64 *count,
+                       const gint64  *stride,
+                       gconstpointer  buffer,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  NczFormatInterface *iface;
+
+  g_return_val_if_fail (NCZ_IS_FORMAT (self), FALSE);
+  g_return_val_if_fail (NCZ_IS_VARIABLE (variable), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  iface = NCZ_FORMAT_GET_IFACE (self);
+  if (iface->write_slab != NULL)
+    return iface->write_slab (self, variable, start, count, stride, buffer, cancellable, error);
+  return ncz_slab_write (variable, self, start, count, stride, buffer, cancellable, error);
+}
+
+/**
+ * ncz_format_get_flags:
+ * @self: a format backend
+ *
+ * Returns: what the format needs
+ * Since: 1.0
+ */
+NczFormatFlags
+ncz_format_get_flags (NczFormat *self)
+{
+  g_return_val_if_fail (NCZ_IS_FORMAT (self), NCZ_FORMAT_FLAGS_NONE);
+  return NCZ_FORMAT_GET_IFACE (self)->flags;
+}
+
+/**
+ * ncz_format_type_get_flags:
+ * @format_type: a type implementing #NczFormat
+ *
+ * Gets what a format needs before any instance exists: the open path
+ * opens a store only for a format without %NCZ_FORMAT_NO_STORE.
+ *
+ * Returns: the format's flags
+ * Since: 1.0
+ */
+NczFormatFlags
+ncz_format_type_get_flags (GType format_type)
+{
+  gpointer klass;
+  NczFormatInterface *iface;
+  NczFormatFlags flags;
+
+  g_return_val_if_fail (g_type_is_a (format_type, NCZ_TYPE_FORMAT), NCZ_FORMAT_FLAGS_NONE);
+  g_return_val_if_fail (G_TYPE_IS_CLASSED (format_type), NCZ_FORMAT_FLAGS_NONE);
+
+  klass = g_type_class_ref (format_type);
+  iface = g_type_interface_peek (klass, NCZ_TYPE_FORMAT);
+  flags = iface ? iface->flags : NCZ_FORMAT_FLAGS_NONE;
+  g_type_class_unref (klass);
+  return flags;
+}
+
+static gboolean
+hook_failed (NczFormat *self, const char *hook, GError *local_error, GError **error)
+{
+  if (local_error == NULL)
+    g_set_error (&local_error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_FAILED,
+                 "format '%s' refused a definition (%s) without saying why",
+                 G_OBJECT_TYPE_NAME (self), hook);
+  g_propagate_error (error, local_error);
+  return FALSE;
+}
+
+/**
+ * ncz_format_group_defined:
+ * @self: a format backend
+ * @group: the group
+ * @change: what happened
+ * @error: return location for a #GError
+ *
+ * Tells the format that @group was defined. The model calls it; a
+ * format without the hook accepts every definition.
+ *
+ * Returns: %TRUE if the format took the definition
+ * Since: 1.0
+ */
+gboolean
+ncz_format_group_defined (NczFormat *self, NczGroup *group, NczDefinitionChange change,
+                          GError **error)
+{
+  NczFormatInterface *iface;
+  GError *local_error = NULL;
+
+  g_return_val_if_fail (NCZ_IS_FORMAT (self), FALSE);
+  g_return_val_if_fail (NCZ_IS_GROUP (group), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  iface = NCZ_FORMAT_GET_IFACE (self);
+  if (iface->group_defined == NULL)
+    return TRUE;
+  if (!iface->group_defined (self, group, change, &local_error))
+    return hook_failed (self, "group", local_error, error);
+  g_clear_error (&local_error);
+  return TRUE;
+}
+
+/**
+ * ncz_format_dimension_defined:
+ * @self: a format backend
+ * @dimension: the dimension
+ * @change: what happened
+ * @error: return location for a #GError
+ *
+ * Tells the format that @dimension was defined. The model calls it; a
+ * format without the hook accepts every definition.
+ *
+ * Returns: %TRUE if the format took the definition
+ * Since: 1.0
+ */
+gboolean
+ncz_format_dimension_defined (NczFormat *self, NczDimension *dimension,
+                              NczDefinitionChange change, GError **error)
+{
+  NczFormatInterface *iface;
+  GError *local_error = NULL;
+
+  g_return_val_if_fail (NCZ_IS_FORMAT (self), FALSE);
+  g_return_val_if_fail (NCZ_IS_DIMENSION (dimension), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  iface = NCZ_FORMAT_GET_IFACE (self);
+  if (iface->dimension_defined == NULL)
+    return TRUE;
+  if (!iface->dimension_defined (self, dimension, change, &local_error))
+    return hook_failed (self, "dimension", local_error, error);
+  g_clear_error (&local_error);
+  return TRUE;
+}
+
+/**
+ * ncz_format_variable_defined:
+ * @self: a format backend
+ * @variable: the variable
+ * @change: what happened
+ * @error: return location for a #GError
+ *
+ * Tells the format that @variable was defined or that its chunking, fill
+ * value, endianness, filters or quantization changed. The model calls
+ * it; a format without the hook accepts every definition.
+ *
+ * Returns: %TRUE if the format took the definition
+ * Since: 1.0
+ */
+gboolean
+ncz_format_variable_defined (NczFormat *self, NczVariable *variable,
+                             NczDefinitionChange change, GError **error)
+{
+  NczFormatInterface *iface;
+  GError *local_error = NULL;
+
+  g_return_val_if_fail (NCZ_IS_FORMAT (self), FALSE);
+  g_return_val_if_fail (NCZ_IS_VARIABLE (variable), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  iface = NCZ_FORMAT_GET_IFACE (self);
+  if (iface->variable_defined == NULL)
+    return TRUE;
+  if (!iface->variable_defined (self, variable, change, &local_error))
+    return hook_failed (self, "variable", local_error, error);
+  g_clear_error (&local_error);
+  return TRUE;
+}
+
+/**
+ * ncz_format_attribute_defined:
+ * @self: a format backend
+ * @owner: the #NczGroup or #NczVariable the attribute belongs to
+ * @name: the attribute's name
+ * @attribute: (nullable): the attribute as set, %NULL when removed
+ * @change: what happened
+ * @error: return location for a #GError
+ *
+ * Tells the format that an attribute was set or removed. The model calls
+ * it; a format without the hook accepts every definition.
+ *
+ * Returns: %TRUE if the format took the definition
+ * Since: 1.0
+ */
+gboolean
+ncz_format_attribute_defined (NczFormat *self, GObject *owner, const char *name,
+                              NczAttribute *attribute, NczDefinitionChange change,
+                              GError **error)
+{
+  NczFormatInterface *iface;
+  GError *local_error = NULL;
+
+  g_return_val_if_fail (NCZ_IS_FORMAT (self), FALSE);
+  g_return_val_if_fail (NCZ_IS_GROUP (owner) || NCZ_IS_VARIABLE (owner), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (attribute == NULL || NCZ_IS_ATTRIBUTE (attribute), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  iface = NCZ_FORMAT_GET_IFACE (self);
+  if (iface->attribute_defined == NULL)
+    return TRUE;
+  if (!iface->attribute_defined (self, owner, name, attribute, change, &local_error))
+    return hook_failed (self, "attribute", local_error, error);
+  g_clear_error (&local_error);
+  return TRUE;
+}
+
+/* The format to tell, or NULL while loading or without a format. */
+static NczFormat *
+hook_target (NczDataset *dataset)
+{
+  if (dataset == NULL || ncz_dataset_is_loading (dataset))
+    return NULL;
+  return ncz_dataset_get_format (dataset);
+}
+
+gboolean
+ncz_format_notify_group (NczGroup *group, NczDefinitionChange change, GError **error)
+{
+  NczFormat *format = hook_target (ncz_group_peek_dataset (group));
+  return format == NULL || ncz_format_group_defined (format, group, change, error);
+}
+
+gboolean
+ncz_format_notify_dimension (NczDimension *dimension, NczDefinitionChange change,
+                             GError **error)
+{
+  NczGroup *group = ncz_dimension_get_group (dimension);
+  NczFormat *format = group ? hook_target (ncz_group_peek_dataset (group)) : NULL;
+  return format == NULL || ncz_format_dimension_defined (format, dimension, change, error);
+}
+
+gboolean
+ncz_format_notify_variable (NczVariable *variable, NczDefinitionChange change,
+                            GError **error)
+{
+  NczFormat *format = hook_target (ncz_variable_get_dataset (variable));
+  return format == NULL || ncz_format_variable_defined (format, variable, change, error);
+}
+
+gboolean
+ncz_format_notify_attribute (gpointer owner, const char *name, NczAttribute *attribute,
+                             NczDefinitionChange change, GError **error)
+{
+  NczDataset *dataset = NCZ_IS_GROUP (owner) ? ncz_group_peek_dataset (owner)
+                                             : ncz_variable_get_dataset (owner);
+  NczFormat *format = hook_target (dataset);
+  return format == NULL ||
+         ncz_format_attribute_defined (format, owner, name, attribute, change, error);
 }
 
 /**

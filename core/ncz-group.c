@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ncz-core-private.h"
+#include "ncz-format-private.h"
 
 /**
  * NczGroup:
@@ -482,7 +483,7 @@ ncz_group_add_dimension (NczGroup *self, const char *name, guint64 length,
   dim = ncz_dimension_new_internal (self, stored, length, unlimited);
   g_ptr_array_add (self->dimensions, dim);
   g_hash_table_insert (self->dimension_index, key, dim);
-  return dim;
+  return ncz_format_notify_dimension (dim, NCZ_DEFINITION_ADDED, error) ? dim : NULL;
 }
 
 /**
@@ -544,7 +545,7 @@ ncz_group_add_variable (NczGroup *self, const char *name, NczDataType type,
   g_hash_table_insert (self->variable_index, g_steal_pointer (&key), var);
   g_list_model_items_changed (G_LIST_MODEL (self),
                               self->groups->len + self->variables->len - 1, 0, 1);
-  return var;
+  return ncz_format_notify_variable (var, NCZ_DEFINITION_ADDED, error) ? var : NULL;
 }
 
 /**
@@ -570,7 +571,7 @@ ncz_group_add_group (NczGroup *self, const char *name, GError **error)
   g_ptr_array_add (self->groups, g);
   g_hash_table_insert (self->group_index, key, g);
   g_list_model_items_changed (G_LIST_MODEL (self), self->groups->len - 1, 0, 1);
-  return g;
+  return ncz_format_notify_group (g, NCZ_DEFINITION_ADDED, error) ? g : NULL;
 }
 
 /**
@@ -621,7 +622,7 @@ ncz_group_set_attribute (NczGroup *self, NczAttribute *attribute, GError **error
   if (!check_define (self, error))
     return FALSE;
   ncz_attr_list_set (&self->attributes, attribute);
-  return TRUE;
+  return ncz_format_notify_attribute (self, ncz_attribute_get_name (attribute), attribute, NCZ_DEFINITION_ADDED, error);
 }
 
 /**
@@ -647,5 +648,5 @@ ncz_group_remove_attribute (NczGroup *self, const char *name, GError **error)
                    "group '%s' has no attribute '%s'", full, name);
       return FALSE;
     }
-  return TRUE;
+  return ncz_format_notify_attribute (self, name, NULL, NCZ_DEFINITION_REMOVED, error);
 }

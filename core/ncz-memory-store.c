@@ -27,6 +27,14 @@ struct _NczMemoryStore
 
   GMutex lock;
   GTree *objects;   /* char* key → GBytes*, in byte order of the keys */
+  NczUrl *url;
+  NczStoreFlags flags;
+};
+
+enum {
+  PROP_0,
+  PROP_URL,
+  PROP_FLAGS,
 };
 
 static void ncz_memory_store_store_init (NczStoreInterface *iface);
@@ -227,9 +235,17 @@ ncz_memory_store_list (NczStore     *store,
   return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
 }
 
+/* reads are copies from memory: more than one in flight gains nothing */
+static guint
+ncz_memory_store_get_io_depth_hint (NczStore *store)
+{
+  return 1;
+}
+
 static void
 ncz_memory_store_store_init (NczStoreInterface *iface)
 {
+  iface->get_io_depth_hint = ncz_memory_store_get_io_depth_hint;
   iface->read = ncz_memory_store_read;
   iface->write = ncz_memory_store_write;
   iface->remove = ncz_memory_store_remove;
@@ -244,8 +260,51 @@ ncz_memory_store_finalize (GObject *object)
 
   g_tree_unref (self->objects);
   g_mutex_clear (&self->lock);
+  g_clear_object (&self->url);
 
   G_OBJECT_CLASS (ncz_memory_store_parent_class)->finalize (object);
+}
+
+static void
+ncz_memory_store_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  NczMemoryStore *self = NCZ_MEMORY_STORE (object);
+
+  switch (prop_id)
+    {
+    case PROP_URL:
+      g_set_object (&self->url, g_value_get_object (value));
+      break;
+    case PROP_FLAGS:
+      self->flags = g_value_get_flags (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ncz_memory_store_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  NczMemoryStore *self = NCZ_MEMORY_STORE (object);
+
+  switch (prop_id)
+    {
+    case PROP_URL:
+      g_value_set_object (value, self->url);
+      break;
+    case PROP_FLAGS:
+      g_value_set_flags (value, self->flags);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -254,6 +313,10 @@ ncz_memory_store_class_init (NczMemoryStoreClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = ncz_memory_store_finalize;
+  object_class->set_property = ncz_memory_store_set_property;
+  object_class->get_property = ncz_memory_store_get_property;
+  g_object_class_override_property (object_class, PROP_URL, "url");
+  g_object_class_override_property (object_class, PROP_FLAGS, "flags");
 }
 
 static void

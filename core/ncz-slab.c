@@ -9,13 +9,22 @@
  * as it is done with one, so memory stays one chunk (and its encoded
  * form) per worker whatever the selection size.
  *
+ * Reads keep the dataset's I/O depth of storage requests in flight, set
+ * apart from the number of CPU workers: when the depth is larger than the
+ * number of workers, each worker takes a batch of chunks (the depth
+ * shared among the workers) and reads it with one
+ * ncz_format_read_chunks() call, which keeps the batch's requests in
+ * flight together on the I/O threads (or the store's own asynchronous
+ * I/O); the worker then scatters the decoded chunks. Memory stays about
+ * one batch per worker: the I/O depth in all.
+ *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "config.h"
 
 #include <string.h>
 
-#include "ncz-core-private.h"
+#include "ncz-io-private.h"
 
 typedef struct {
   NczVariable *var;
@@ -34,6 +43,7 @@ typedef struct {
   const guint8 *in;         /* write source */
   GBytes *fill;
   GCancellable *cancellable;
+  guint batch;              /* (read) chunks per ncz_format_read_chunks() call */
 } Slab;
 
 typedef struct {
@@ -188,24 +198,16 @@ walk_chunk (Slab *s, ChunkTask *t, guint8 *chunk, gboolean to_chunk)
     }
 }
 
+/* Scatters one chunk read by the format (@data, taken; NULL when it was
+ * never written: the fill value) into the caller's buffer. */
 static void
-read_task (ChunkTask *t)
+scatter_chunk (ChunkTask *t, GBytes *data_in)
 {
   Slab *s = t->slab;
-  GError *error = NULL;
-  g_autoptr(GBytes) data = NULL;
+  g_autoptr(GBytes) data = data_in;
 
-  if (g_cancellable_set_error_if_cancelled (s->cancellable, &t->error))
-    return;
-  data = ncz_format_read_chunk (s->format, s->var, t->index, s->cancellable, &error);
   if (data == NULL)
     {
-      if (!g_error_matches (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
-        {
-          t->error = error;
-          return;
-        }
-      g_clear_error (&error);
       gsize capacity;
       guint8 *buf = ncz_buffer_alloc (s->chunk_bytes, &capacity);
       if (buf == NULL)
@@ -226,6 +228,51 @@ read_task (ChunkTask *t)
       return;
     }
   walk_chunk (s, t, (guint8 *) g_bytes_get_data (data, NULL), FALSE);
+}
+
+static void
+read_task (ChunkTask *t)
+{
+  Slab *s = t->slab;
+  GError *error = NULL;
+  GBytes *data;
+
+  if (g_cancellable_set_error_if_cancelled (s->cancellable, &t->error))
+    return;
+  data = ncz_format_read_chunk (s->format, s->var, t->index, s->cancellable, &error);
+  if (data == NULL && !g_error_matches (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+    {
+      t->error = error;
+      return;
+    }
+  g_clear_error (&error);
+  scatter_chunk (t, data);
+}
+
+/* Reads the @n chunks of @tasks with one ncz_format_read_chunks() call
+ * and scatters them; the first failure goes to tasks[0].error. */
+static void
+read_batch (ChunkTask *tasks, guint n)
+{
+  Slab *s = tasks[0].slab;
+  guint rank = s->rank;
+  g_autofree guint64 *indices = g_new (guint64, (gsize) n * MAX (rank, 1));
+  g_autoptr(GPtrArray) chunks = NULL;
+
+  if (g_cancellable_set_error_if_cancelled (s->cancellable, &tasks[0].error))
+    return;
+  for (guint i = 0; i < n; i++)
+    memcpy (indices + (gsize) i * rank, tasks[i].index, sizeof (guint64) * rank);
+  chunks = ncz_format_read_chunks (s->format, s->var, indices, (gsize) n * rank, n,
+                                   s->cancellable, &tasks[0].error);
+  if (chunks == NULL)
+    return;
+  for (guint i = 0; i < n && tasks[0].error == NULL; i++)
+    {
+      scatter_chunk (&tasks[i], g_steal_pointer (&g_ptr_array_index (chunks, i)));
+      if (tasks[i].error != NULL && i > 0)
+        tasks[0].error = g_steal_pointer (&tasks[i].error);
+    }
 }
 
 static void
@@ -353,11 +400,63 @@ cursor_next_locked (ChunkCursor *cur, ChunkTask *t)
 }
 
 static void
+cursor_fail (ChunkCursor *cur, ChunkTask *t)
+{
+  g_mutex_lock (&cur->lock);
+  if (cur->error == NULL)
+    cur->error = g_steal_pointer (&t->error);
+  cur->done = TRUE;
+  g_mutex_unlock (&cur->lock);
+  g_clear_error (&t->error);
+}
+
+/* A worker's loop when reads go in batches: claim up to slab->batch
+ * chunks, read them in one call, scatter them, again. */
+static void
+cursor_work_batched (ChunkCursor *cur)
+{
+  Slab *s = cur->slab;
+  guint rank = s->rank;
+  guint batch = s->batch;
+  g_autofree ChunkTask *tasks = g_new0 (ChunkTask, batch);
+
+  for (guint i = 0; i < batch; i++)
+    {
+      tasks[i].slab = s;
+      tasks[i].index = g_new0 (guint64, MAX (rank, 1));
+      tasks[i].lo = g_new0 (guint64, MAX (rank, 1));
+      tasks[i].hi = g_new0 (guint64, MAX (rank, 1));
+    }
+  while (TRUE)
+    {
+      guint n = 0;
+
+      g_mutex_lock (&cur->lock);
+      while (n < batch && cur->error == NULL && cursor_next_locked (cur, &tasks[n]))
+        n++;
+      g_mutex_unlock (&cur->lock);
+      if (n == 0)
+        break;
+      read_batch (tasks, n);
+      if (tasks[0].error)
+        cursor_fail (cur, &tasks[0]);
+    }
+  for (guint i = 0; i < batch; i++)
+    chunk_task_clear (&tasks[i]);
+}
+
+static void
 cursor_work (gpointer item, gpointer user_data)
 {
   ChunkCursor *cur = user_data;
   guint rank = cur->slab->rank;
   ChunkTask t = { 0 };
+
+  if (!cur->is_write && cur->slab->batch > 1)
+    {
+      cursor_work_batched (cur);
+      return;
+    }
 
   t.slab = cur->slab;
   t.index = g_new0 (guint64, MAX (rank, 1));
@@ -377,14 +476,7 @@ cursor_work (gpointer item, gpointer user_data)
       else
         read_task (&t);
       if (t.error)
-        {
-          g_mutex_lock (&cur->lock);
-          if (cur->error == NULL)
-            cur->error = g_steal_pointer (&t.error);
-          cur->done = TRUE;
-          g_mutex_unlock (&cur->lock);
-          g_clear_error (&t.error);
-        }
+        cursor_fail (cur, &t);
     }
   chunk_task_clear (&t);
 }
@@ -409,6 +501,25 @@ run_slab (Slab *s, gboolean is_write, GError **error)
       cur.c_lo[d] = s->start[d] / s->chunks[d];
       cur.c_hi[d] = last / s->chunks[d];
       cur.c[d] = cur.c_lo[d];
+    }
+
+  /* reads: the I/O depth shared among the workers, in batches, but no
+   * batch larger than the worker's share of the chunks */
+  s->batch = 1;
+  if (!is_write)
+    {
+      NczDataset *ds = ncz_variable_get_dataset (s->var);
+      guint depth = ds ? ncz_dataset_get_io_depth (ds) : NCZ_STORE_DEFAULT_IO_DEPTH;
+      guint64 n_chunks = 1;
+
+      for (guint d = 0; d < rank; d++)
+        {
+          guint64 along = cur.c_hi[d] - cur.c_lo[d] + 1;
+          n_chunks = along > G_MAXUINT / n_chunks ? G_MAXUINT : n_chunks * along;
+        }
+      s->batch = (depth + n_workers - 1) / n_workers;
+      s->batch = (guint) MIN ((guint64) s->batch, (n_chunks + n_workers - 1) / n_workers);
+      s->batch = MAX (s->batch, 1);
     }
 
   /* one item per worker, each draining the cursor; a worker that starts

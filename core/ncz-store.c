@@ -8,7 +8,7 @@
 
 #include "ncz/ncz-error.h"
 #include "ncz/ncz-store.h"
-#include "ncz-core-private.h"
+#include "ncz-io-private.h"
 
 /**
  * NczStore:
@@ -26,20 +26,121 @@
  *
  * Implementations must be safe to call from several threads at once.
  * Drivers opened from a URL are constructed with the construct-only
- * properties "url" (an [class@Ncz.Url]) and "flags" (a `guint` of
- * [flags@Ncz.StoreFlags]) and usually implement [iface@Gio.Initable].
+ * properties [property@Ncz.Store:url] and [property@Ncz.Store:flags]
+ * and usually implement [iface@Gio.Initable].
+ *
+ * Every storage call has an asynchronous pair (`_async`/`_finish`) that
+ * takes an I/O priority and a #GCancellable; unless the driver does its
+ * own asynchronous I/O, it runs the synchronous call in a thread.
  *
  * Since: 1.0
  */
 
 G_DEFINE_INTERFACE (NczStore, ncz_store, G_TYPE_OBJECT)
 
+G_DEFINE_BOXED_TYPE (NczStoreRange, ncz_store_range, ncz_store_range_copy, ncz_store_range_free)
+
+/**
+ * ncz_store_range_copy:
+ * @range: a byte range
+ *
+ * Returns: (transfer full): a copy of @range
+ * Since: 1.0
+ */
+NczStoreRange *
+ncz_store_range_copy (const NczStoreRange *range)
+{
+  g_return_val_if_fail (range != NULL, NULL);
+  return g_memdup2 (range, sizeof *range);
+}
+
+/**
+ * ncz_store_range_free:
+ * @range: a byte range from ncz_store_range_copy()
+ *
+ * Frees @range.
+ *
+ * Since: 1.0
+ */
+void
+ncz_store_range_free (NczStoreRange *range)
+{
+  g_free (range);
+}
+
 #define NCZ_STORE_KEY_MAX 1024
 #define NCZ_STORE_KEY_MESSAGE_MAX 200
+
+static void real_read_async (NczStore *self, const char *key, guint64 offset, gint64 length,
+                             int io_priority, GCancellable *cancellable,
+                             GAsyncReadyCallback callback, gpointer user_data);
+static GBytes *real_read_finish (NczStore *self, GAsyncResult *result, GError **error);
+static void real_read_ranges_async (NczStore *self, const char *key,
+                                    const NczStoreRange *ranges, guint n_ranges,
+                                    int io_priority, GCancellable *cancellable,
+                                    GAsyncReadyCallback callback, gpointer user_data);
+static GPtrArray *real_read_ranges_finish (NczStore *self, GAsyncResult *result, GError **error);
+static void real_read_many_async (NczStore *self, const char * const *keys, int io_priority,
+                                  GCancellable *cancellable, GAsyncReadyCallback callback,
+                                  gpointer user_data);
+static GPtrArray *real_read_many_finish (NczStore *self, GAsyncResult *result, GError **error);
+static void real_write_async (NczStore *self, const char *key, GBytes *data, int io_priority,
+                              GCancellable *cancellable, GAsyncReadyCallback callback,
+                              gpointer user_data);
+static gboolean real_write_finish (NczStore *self, GAsyncResult *result, GError **error);
+static void real_remove_async (NczStore *self, const char *key, int io_priority,
+                               GCancellable *cancellable, GAsyncReadyCallback callback,
+                               gpointer user_data);
+static gboolean real_remove_finish (NczStore *self, GAsyncResult *result, GError **error);
+static void real_get_length_async (NczStore *self, const char *key, int io_priority,
+                                   GCancellable *cancellable, GAsyncReadyCallback callback,
+                                   gpointer user_data);
+static gboolean real_get_length_finish (NczStore *self, GAsyncResult *result,
+                                        guint64 *length, GError **error);
+static void real_list_page_async (NczStore *self, const char *prefix, const char *token,
+                                  guint max_names, int io_priority, GCancellable *cancellable,
+                                  GAsyncReadyCallback callback, gpointer user_data);
+static char **real_list_page_finish (NczStore *self, GAsyncResult *result,
+                                     char **next_token, GError **error);
 
 static void
 ncz_store_default_init (NczStoreInterface *iface)
 {
+  /**
+   * NczStore:url:
+   *
+   * The URL the store was opened from; %NULL for a store made in memory.
+   *
+   * Since: 1.0
+   */
+  g_object_interface_install_property (iface,
+      g_param_spec_object ("url", NULL, NULL, NCZ_TYPE_URL,
+                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  /**
+   * NczStore:flags:
+   *
+   * How the store was opened.
+   *
+   * Since: 1.0
+   */
+  g_object_interface_install_property (iface,
+      g_param_spec_flags ("flags", NULL, NULL, NCZ_TYPE_STORE_FLAGS, NCZ_STORE_READ,
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  iface->read_async = real_read_async;
+  iface->read_finish = real_read_finish;
+  iface->read_ranges_async = real_read_ranges_async;
+  iface->read_ranges_finish = real_read_ranges_finish;
+  iface->read_many_async = real_read_many_async;
+  iface->read_many_finish = real_read_many_finish;
+  iface->write_async = real_write_async;
+  iface->write_finish = real_write_finish;
+  iface->remove_async = real_remove_async;
+  iface->remove_finish = real_remove_finish;
+  iface->get_length_async = real_get_length_async;
+  iface->get_length_finish = real_get_length_finish;
+  iface->list_page_async = real_list_page_async;
+  iface->list_page_finish = real_list_page_finish;
 }
 
 /* A printable form of @key for error messages: control characters and
@@ -274,6 +375,31 @@ ncz_store_read (NczStore     *self,
   return ncz_store_read_range (self, key, 0, -1, cancellable, error);
 }
 
+/* one object of the default read_many */
+typedef struct {
+  NczStore *store;
+  const char *key;
+  GCancellable *cancellable;
+  GBytes *bytes;
+  GError *error;
+} ReadItem;
+
+static void
+read_item (gpointer item, gpointer user_data)
+{
+  ReadItem *r = item;
+  GError *local_error = NULL;
+
+  if (g_cancellable_set_error_if_cancelled (r->cancellable, &r->error))
+    return;
+  r->bytes = ncz_store_read (r->store, r->key, r->cancellable, &local_error);
+  if (r->bytes == NULL &&
+      !g_error_matches (local_error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+    r->error = local_error;
+  else
+    g_clear_error (&local_error);
+}
+
 /**
  * ncz_store_read_many:
  * @self: a store
@@ -281,14 +407,14 @@ ncz_store_read (NczStore     *self,
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
- * Reads several whole objects at once. Drivers that talk to a network keep
- * many requests in flight; others read the objects one by one.
+ * Reads several whole objects at once, keeping up to one request per key
+ * in flight (at most %NCZ_STORE_MAX_IO_DEPTH): a caller that wants a
+ * given I/O depth passes that many keys at a time. Drivers that talk to
+ * a network issue the requests their own way.
  *
- * The result holds one element per key, in order. A missing object is not
- * an error: its element is %NULL. Any other failure fails the whole call.
- *
- * Returns: (transfer full) (element-type GBytes): the objects' bytes, or
- *   %NULL on error
+ * Returns: (transfer container) (element-type GBytes): the objects, in the
+ *   order of @keys, with a %NULL element for each key that holds no
+ *   object; %NULL on error (any error other than a missing object)
  * Since: 1.0
  */
 GPtrArray *
@@ -300,6 +426,8 @@ ncz_store_read_many (NczStore            *self,
   NczStoreInterface *iface;
   GError *local_error = NULL;
   g_autoptr(GPtrArray) result = NULL;
+  g_autofree ReadItem *items = NULL;
+  g_autofree gpointer *ptrs = NULL;
   guint n;
 
   g_return_val_if_fail (NCZ_IS_STORE (self), NULL);
@@ -307,8 +435,9 @@ ncz_store_read_many (NczStore            *self,
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  for (n = 0; keys[n] != NULL; n++)
-    if (!ncz_store_key_is_valid (keys[n], FALSE, error))
+  n = g_strv_length ((char **) keys);
+  for (guint i = 0; i < n; i++)
+    if (!ncz_store_key_is_valid (keys[i], FALSE, error))
       return NULL;
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
@@ -333,95 +462,114 @@ ncz_store_read_many (NczStore            *self,
       return g_steal_pointer (&result);
     }
 
+  items = g_new0 (ReadItem, MAX (n, 1));
+  ptrs = g_new (gpointer, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      items[i].store = self;
+      items[i].key = keys[i];
+      items[i].cancellable = cancellable;
+      ptrs[i] = &items[i];
+    }
+  ncz_io_run (ptrs, n, n, read_item, NULL);
+
   result = g_ptr_array_new_full (n, (GDestroyNotify) g_bytes_unref);
   for (guint i = 0; i < n; i++)
     {
-      GBytes *bytes = ncz_store_read (self, keys[i], cancellable, &local_error);
-
-      if (bytes == NULL &&
-          !g_error_matches (local_error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
-        {
-          g_propagate_error (error, local_error);
-          return NULL;
-        }
-      g_clear_error (&local_error);
-      g_ptr_array_add (result, bytes);
+      if (items[i].error != NULL && local_error == NULL)
+        local_error = g_steal_pointer (&items[i].error);
+      g_clear_error (&items[i].error);
+      g_ptr_array_add (result, items[i].bytes);
+    }
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return NULL;
     }
   return g_steal_pointer (&result);
 }
 
-static void
-read_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  GError *error = NULL;
-  GBytes *bytes;
-
-  bytes = ncz_store_read (NCZ_STORE (source_object), task_data, cancellable, &error);
-  if (bytes == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, bytes, (GDestroyNotify) g_bytes_unref);
-}
-
 /**
- * ncz_store_read_async:
+ * ncz_store_read_ranges:
  * @self: a store
  * @key: the object key
+ * @ranges: (array length=n_ranges): the byte ranges
+ * @n_ranges: the number of ranges
  * @cancellable: (nullable): a #GCancellable
- * @callback: (scope async): called when the read is done
- * @user_data: data for @callback
- *
- * Reads the whole object at @key in a worker thread. Finish with
- * [method@Ncz.Store.read_finish].
- *
- * Since: 1.0
- */
-void
-ncz_store_read_async (NczStore            *self,
-                      const char          *key,
-                      GCancellable        *cancellable,
-                      GAsyncReadyCallback  callback,
-                      gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (NCZ_IS_STORE (self));
-  g_return_if_fail (key != NULL);
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, ncz_store_read_async);
-  g_task_set_task_data (task, g_strdup (key), g_free);
-  g_task_run_in_thread (task, read_thread);
-}
-
-/**
- * ncz_store_read_finish:
- * @self: a store
- * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.read_async].
+ * Reads several byte ranges of the object at @key in one call, as
+ * [method@Ncz.Store.read_range] reads one: a range running past the end
+ * is cut short there, one starting past the end fails. A driver may
+ * fetch them in one request (an HTTP multi-range request) or merge
+ * neighbours; the default reads them one by one.
  *
- * Returns: (transfer full): the bytes, or %NULL on error
+ * Returns: (transfer container) (element-type GBytes): one #GBytes per
+ *   range, in the order of @ranges, or %NULL on error
  * Since: 1.0
  */
-GBytes *
-ncz_store_read_finish (NczStore     *self,
-                       GAsyncResult *result,
-                       GError      **error)
+GPtrArray *
+ncz_store_read_ranges (NczStore            *self,
+                       const char          *key,
+                       const NczStoreRange *ranges,
+                       guint                n_ranges,
+                       GCancellable        *cancellable,
+                       GError             **error)
 {
+  NczStoreInterface *iface;
+  GError *local_error = NULL;
+  g_autoptr(GPtrArray) result = NULL;
+
   g_return_val_if_fail (NCZ_IS_STORE (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == ncz_store_read_async, NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+  g_return_val_if_fail (n_ranges == 0 || ranges != NULL, NULL);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
+  if (!ncz_store_key_is_valid (key, FALSE, error))
+    return NULL;
+  for (guint i = 0; i < n_ranges; i++)
+    if (ranges[i].length < -1)
+      {
+        g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
+                     "object '%s': range %u has the length %" G_GINT64_FORMAT,
+                     key, i, ranges[i].length);
+        return NULL;
+      }
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
 
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->read_ranges != NULL)
+    {
+      result = iface->read_ranges (self, key, ranges, n_ranges, cancellable, &local_error);
+      if (result == NULL)
+        {
+          check_failure (self, "read_ranges", local_error, error);
+          return NULL;
+        }
+      g_clear_error (&local_error);
+      if (result->len != n_ranges)
+        {
+          g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
+                       "the %s storage driver returned %u ranges of object '%s' for %u",
+                       G_OBJECT_TYPE_NAME (self), result->len, key, n_ranges);
+          return NULL;
+        }
+      return g_steal_pointer (&result);
+    }
+
+  result = g_ptr_array_new_full (n_ranges, (GDestroyNotify) g_bytes_unref);
+  for (guint i = 0; i < n_ranges; i++)
+    {
+      GBytes *bytes = ncz_store_read_range (self, key, ranges[i].offset, ranges[i].length,
+                                            cancellable, error);
+      if (bytes == NULL)
+        return NULL;
+      g_ptr_array_add (result, bytes);
+    }
+  return g_steal_pointer (&result);
+}
 /**
  * ncz_store_write:
  * @self: a store
@@ -809,4 +957,1035 @@ ncz_store_list (NczStore     *self,
     }
   names[j] = NULL;
   return names;
+}
+
+
+/**
+ * ncz_store_list_page:
+ * @self: a store
+ * @prefix: a key prefix; the empty string for the root
+ * @token: (nullable): where to continue: %NULL for the first page, else
+ *   the @next_token of the page before
+ * @max_names: the most names to return (at least 1)
+ * @next_token: (out) (optional) (nullable) (transfer full): return
+ *   location for the token of the next page, %NULL after the last page
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Lists the immediate children of @prefix as [method@Ncz.Store.list]
+ * does, a page at a time, for a browser that shows a large store as it
+ * comes in, or a driver whose server lists in pages (S3's continuation
+ * tokens). The token is opaque: pass back what the page before gave.
+ * Names are in byte order across pages, each exactly once, while the
+ * store is not changed in between.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the names of this
+ *   page (empty after the last), or %NULL on error
+ * Since: 1.0
+ */
+char **
+ncz_store_list_page (NczStore      *self,
+                     const char    *prefix,
+                     const char    *token,
+                     guint          max_names,
+                     char         **next_token,
+                     GCancellable  *cancellable,
+                     GError       **error)
+{
+  NczStoreInterface *iface;
+  GError *local_error = NULL;
+  g_auto(GStrv) all = NULL;
+  g_autofree char *next = NULL;
+  char **names;
+  guint n, first, count;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), NULL);
+  g_return_val_if_fail (prefix != NULL, NULL);
+  g_return_val_if_fail (max_names > 0, NULL);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (next_token != NULL)
+    *next_token = NULL;
+  if (!ncz_store_key_is_valid (prefix, TRUE, error))
+    return NULL;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->list_page != NULL)
+    {
+      names = iface->list_page (self, prefix, token, max_names, &next, cancellable, &local_error);
+      if (names == NULL)
+        {
+          g_free (g_steal_pointer (&next));
+          if (g_error_matches (local_error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+            {
+              g_clear_error (&local_error);
+              return g_new0 (char *, 1);
+            }
+          check_failure (self, "list_page", local_error, error);
+          return NULL;
+        }
+      g_clear_error (&local_error);
+      if (next_token != NULL)
+        *next_token = g_steal_pointer (&next);
+      return names;
+    }
+
+  /* the default: the whole (sorted) listing, cut after the name the
+   * token holds */
+  all = ncz_store_list (self, prefix, cancellable, error);
+  if (all == NULL)
+    return NULL;
+  n = g_strv_length (all);
+  first = 0;
+  if (token != NULL)
+    while (first < n && strcmp (all[first], token) <= 0)
+      first++;
+  count = MIN (n - first, max_names);
+  names = g_new0 (char *, count + 1);
+  for (guint i = 0; i < count; i++)
+    names[i] = g_steal_pointer (&all[first + i]);
+  if (first + count < n && next_token != NULL)
+    *next_token = g_strdup (names[count - 1]);
+  return names;
+}
+
+/**
+ * ncz_store_get_io_depth_hint:
+ * @self: a store
+ *
+ * Gets how many requests in flight suit @self: few for a local store
+ * whose reads are copies from memory, dozens for a remote one. A
+ * dataset's [property@Ncz.Dataset:io-depth] starts from it.
+ *
+ * Returns: the number of requests, 1 to %NCZ_STORE_MAX_IO_DEPTH
+ * Since: 1.0
+ */
+guint
+ncz_store_get_io_depth_hint (NczStore *self)
+{
+  NczStoreInterface *iface;
+  guint depth;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), NCZ_STORE_DEFAULT_IO_DEPTH);
+
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->get_io_depth_hint == NULL)
+    return NCZ_STORE_DEFAULT_IO_DEPTH;
+  depth = iface->get_io_depth_hint (self);
+  return CLAMP (depth, 1, NCZ_STORE_MAX_IO_DEPTH);
+}
+
+/**
+ * ncz_store_get_url:
+ * @self: a store
+ *
+ * Gets the [property@Ncz.Store:url] property.
+ *
+ * Returns: (transfer none) (nullable): the URL the store was opened from
+ * Since: 1.0
+ */
+NczUrl *
+ncz_store_get_url (NczStore *self)
+{
+  NczUrl *url = NULL;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), NULL);
+  g_object_get (self, "url", &url, NULL);
+  /* the store holds its own reference */
+  if (url != NULL)
+    g_object_unref (url);
+  return url;
+}
+
+/**
+ * ncz_store_get_flags:
+ * @self: a store
+ *
+ * Gets the [property@Ncz.Store:flags] property.
+ *
+ * Returns: how the store was opened
+ * Since: 1.0
+ */
+NczStoreFlags
+ncz_store_get_flags (NczStore *self)
+{
+  NczStoreFlags flags = NCZ_STORE_READ;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), NCZ_STORE_READ);
+  g_object_get (self, "flags", &flags, NULL);
+  return flags;
+}
+
+/* ---- asynchronous calls ----
+ *
+ * Each public *_async wrapper checks its arguments (reporting a bad key
+ * or a cancelled call through the callback, tagged with itself) and calls
+ * the driver's vfunc; the interface's defaults run the synchronous call
+ * in a GTask thread at @io_priority. */
+
+typedef enum {
+  OP_READ,
+  OP_READ_RANGES,
+  OP_READ_MANY,
+  OP_WRITE,
+  OP_REMOVE,
+  OP_GET_LENGTH,
+  OP_LIST_PAGE,
+} OpKind;
+
+typedef struct {
+  OpKind kind;
+  char *key;                /* key, or prefix for OP_LIST_PAGE */
+  guint64 offset;
+  gint64 length;
+  NczStoreRange *ranges;
+  guint n_ranges;
+  char **keys;
+  GBytes *data;
+  char *token;
+  guint max_names;
+} Op;
+
+typedef struct {
+  char **names;
+  char *next_token;
+} Page;
+
+static void
+op_free (Op *op)
+{
+  g_free (op->key);
+  g_free (op->ranges);
+  g_strfreev (op->keys);
+  g_clear_pointer (&op->data, g_bytes_unref);
+  g_free (op->token);
+  g_free (op);
+}
+
+static void
+page_free (Page *page)
+{
+  g_strfreev (page->names);
+  g_free (page->next_token);
+  g_free (page);
+}
+
+static void
+op_thread (GTask        *task,
+           gpointer      source_object,
+           gpointer      task_data,
+           GCancellable *cancellable)
+{
+  NczStore *self = source_object;
+  Op *op = task_data;
+  GError *error = NULL;
+
+  switch (op->kind)
+    {
+    case OP_READ:
+      {
+        GBytes *bytes = ncz_store_read_range (self, op->key, op->offset, op->length,
+                                              cancellable, &error);
+        if (bytes == NULL)
+          g_task_return_error (task, error);
+        else
+          g_task_return_pointer (task, bytes, (GDestroyNotify) g_bytes_unref);
+        break;
+      }
+    case OP_READ_RANGES:
+    case OP_READ_MANY:
+      {
+        GPtrArray *array = op->kind == OP_READ_MANY
+          ? ncz_store_read_many (self, (const char * const *) op->keys, cancellable, &error)
+          : ncz_store_read_ranges (self, op->key, op->ranges, op->n_ranges, cancellable, &error);
+        if (array == NULL)
+          g_task_return_error (task, error);
+        else
+          g_task_return_pointer (task, array, (GDestroyNotify) g_ptr_array_unref);
+        break;
+      }
+    case OP_WRITE:
+      if (!ncz_store_write (self, op->key, op->data, cancellable, &error))
+        g_task_return_error (task, error);
+      else
+        g_task_return_boolean (task, TRUE);
+      break;
+    case OP_REMOVE:
+      if (!ncz_store_remove (self, op->key, cancellable, &error))
+        g_task_return_error (task, error);
+      else
+        g_task_return_boolean (task, TRUE);
+      break;
+    case OP_GET_LENGTH:
+      {
+        guint64 length = 0;
+        if (!ncz_store_get_length (self, op->key, &length, cancellable, &error))
+          g_task_return_error (task, error);
+        else
+          g_task_return_pointer (task, g_memdup2 (&length, sizeof length), g_free);
+        break;
+      }
+    case OP_LIST_PAGE:
+      {
+        Page *page = g_new0 (Page, 1);
+        page->names = ncz_store_list_page (self, op->key, op->token, op->max_names,
+                                           &page->next_token, cancellable, &error);
+        if (page->names == NULL)
+          {
+            page_free (page);
+            g_task_return_error (task, error);
+          }
+        else
+          g_task_return_pointer (task, page, (GDestroyNotify) page_free);
+        break;
+      }
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+run_op (NczStore            *self,
+        Op                  *op,
+        gpointer             source_tag,
+        int                  io_priority,
+        GCancellable        *cancellable,
+        GAsyncReadyCallback  callback,
+        gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_priority (task, io_priority);
+  g_task_set_task_data (task, op, (GDestroyNotify) op_free);
+  g_task_run_in_thread (task, op_thread);
+}
+
+static Op *
+op_new (OpKind kind, const char *key)
+{
+  Op *op = g_new0 (Op, 1);
+  op->kind = kind;
+  op->key = g_strdup (key);
+  return op;
+}
+
+static void
+real_read_async (NczStore *self, const char *key, guint64 offset, gint64 length,
+                 int io_priority, GCancellable *cancellable,
+                 GAsyncReadyCallback callback, gpointer user_data)
+{
+  Op *op = op_new (OP_READ, key);
+  op->offset = offset;
+  op->length = length;
+  run_op (self, op, real_read_async, io_priority, cancellable, callback, user_data);
+}
+
+static GBytes *
+real_read_finish (NczStore *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+real_read_ranges_async (NczStore *self, const char *key, const NczStoreRange *ranges,
+                        guint n_ranges, int io_priority, GCancellable *cancellable,
+                        GAsyncReadyCallback callback, gpointer user_data)
+{
+  Op *op = op_new (OP_READ_RANGES, key);
+  op->ranges = g_memdup2 (ranges, sizeof (NczStoreRange) * n_ranges);
+  op->n_ranges = n_ranges;
+  run_op (self, op, real_read_ranges_async, io_priority, cancellable, callback, user_data);
+}
+
+static GPtrArray *
+real_read_ranges_finish (NczStore *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+real_read_many_async (NczStore *self, const char * const *keys, int io_priority,
+                      GCancellable *cancellable, GAsyncReadyCallback callback,
+                      gpointer user_data)
+{
+  Op *op = op_new (OP_READ_MANY, NULL);
+  op->keys = g_strdupv ((char **) keys);
+  run_op (self, op, real_read_many_async, io_priority, cancellable, callback, user_data);
+}
+
+static GPtrArray *
+real_read_many_finish (NczStore *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+real_write_async (NczStore *self, const char *key, GBytes *data, int io_priority,
+                  GCancellable *cancellable, GAsyncReadyCallback callback,
+                  gpointer user_data)
+{
+  Op *op = op_new (OP_WRITE, key);
+  op->data = g_bytes_ref (data);
+  run_op (self, op, real_write_async, io_priority, cancellable, callback, user_data);
+}
+
+static gboolean
+real_write_finish (NczStore *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+real_remove_async (NczStore *self, const char *key, int io_priority,
+                   GCancellable *cancellable, GAsyncReadyCallback callback,
+                   gpointer user_data)
+{
+  run_op (self, op_new (OP_REMOVE, key), real_remove_async, io_priority, cancellable,
+          callback, user_data);
+}
+
+static gboolean
+real_remove_finish (NczStore *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+real_get_length_async (NczStore *self, const char *key, int io_priority,
+                       GCancellable *cancellable, GAsyncReadyCallback callback,
+                       gpointer user_data)
+{
+  run_op (self, op_new (OP_GET_LENGTH, key), real_get_length_async, io_priority,
+          cancellable, callback, user_data);
+}
+
+static gboolean
+real_get_length_finish (NczStore *self, GAsyncResult *result, guint64 *length,
+                        GError **error)
+{
+  g_autofree guint64 *value = NULL;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  value = g_task_propagate_pointer (G_TASK (result), error);
+  if (value == NULL)
+    return FALSE;
+  if (length != NULL)
+    *length = *value;
+  return TRUE;
+}
+
+static void
+real_list_page_async (NczStore *self, const char *prefix, const char *token,
+                      guint max_names, int io_priority, GCancellable *cancellable,
+                      GAsyncReadyCallback callback, gpointer user_data)
+{
+  Op *op = op_new (OP_LIST_PAGE, prefix);
+  op->token = g_strdup (token);
+  op->max_names = max_names;
+  run_op (self, op, real_list_page_async, io_priority, cancellable, callback, user_data);
+}
+
+static char **
+real_list_page_finish (NczStore *self, GAsyncResult *result, char **next_token,
+                       GError **error)
+{
+  Page *page;
+  char **names;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  page = g_task_propagate_pointer (G_TASK (result), error);
+  if (page == NULL)
+    return NULL;
+  names = g_steal_pointer (&page->names);
+  if (next_token != NULL)
+    *next_token = g_steal_pointer (&page->next_token);
+  page_free (page);
+  return names;
+}
+
+/* Reports a failure found before the driver is called, tagged with the
+ * public wrapper so that its finish function recognises it. */
+static gboolean
+report_early (NczStore            *self,
+              gpointer             source_tag,
+              const char          *key,
+              gboolean             allow_root,
+              GCancellable        *cancellable,
+              GAsyncReadyCallback  callback,
+              gpointer             user_data)
+{
+  GError *error = NULL;
+
+  if ((key == NULL || ncz_store_key_is_valid (key, allow_root, &error)) &&
+      !g_cancellable_set_error_if_cancelled (cancellable, &error))
+    return FALSE;
+  g_task_report_error (self, callback, user_data, source_tag, error);
+  return TRUE;
+}
+
+/**
+ * ncz_store_read_range_async:
+ * @self: a store
+ * @key: the object key
+ * @offset: the first byte to read
+ * @length: how many bytes to read, or -1 for all bytes to the end
+ * @io_priority: the I/O priority of the request (%G_PRIORITY_DEFAULT)
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the read is done
+ * @user_data: data for @callback
+ *
+ * Starts reading a byte range of an object, as
+ * [method@Ncz.Store.read_range] does. Finish with
+ * [method@Ncz.Store.read_range_finish].
+ *
+ * Since: 1.0
+ */
+void
+ncz_store_read_range_async (NczStore            *self,
+                            const char          *key,
+                            guint64              offset,
+                            gint64               length,
+                            int                  io_priority,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  NczStoreInterface *iface;
+
+  g_return_if_fail (NCZ_IS_STORE (self));
+  g_return_if_fail (key != NULL);
+  g_return_if_fail (length >= -1);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  if (report_early (self, ncz_store_read_range_async, key, FALSE, cancellable,
+                    callback, user_data))
+    return;
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->read_async != NULL && iface->read_finish != NULL)
+    iface->read_async (self, key, offset, length, io_priority, cancellable, callback, user_data);
+  else
+    real_read_async (self, key, offset, length, io_priority, cancellable, callback, user_data);
+}
+
+/**
+ * ncz_store_read_range_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes [method@Ncz.Store.read_range_async].
+ *
+ * Returns: (transfer full): the bytes, or %NULL on error
+ * Since: 1.0
+ */
+GBytes *
+ncz_store_read_range_finish (NczStore      *self,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  NczStoreInterface *iface;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), NULL);
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (g_async_result_is_tagged (result, ncz_store_read_range_async))
+    return g_task_propagate_pointer (G_TASK (result), error);
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->read_async != NULL && iface->read_finish != NULL)
+    return iface->read_finish (self, result, error);
+  return real_read_finish (self, result, error);
+}
+
+/**
+ * ncz_store_read_async:
+ * @self: a store
+ * @key: the object key
+ * @io_priority: the I/O priority of the request (%G_PRIORITY_DEFAULT)
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the read is done
+ * @user_data: data for @callback
+ *
+ * Starts reading the whole object at @key. Finish with
+ * [method@Ncz.Store.read_finish].
+ *
+ * Since: 1.0
+ */
+void
+ncz_store_read_async (NczStore            *self,
+                      const char          *key,
+                      int                  io_priority,
+                      GCancellable        *cancellable,
+                      GAsyncReadyCallback  callback,
+                      gpointer             user_data)
+{
+  ncz_store_read_range_async (self, key, 0, -1, io_priority, cancellable, callback, user_data);
+}
+
+/**
+ * ncz_store_read_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes [method@Ncz.Store.read_async].
+ *
+ * Returns: (transfer full): the bytes, or %NULL on error
+ * Since: 1.0
+ */
+GBytes *
+ncz_store_read_finish (NczStore      *self,
+                       GAsyncResult  *result,
+                       GError       **error)
+{
+  return ncz_store_read_range_finish (self, result, error);
+}
+
+/**
+ * ncz_store_read_ranges_async:
+ * @self: a store
+ * @key: the object key
+ * @ranges: (array length=n_ranges): the byte ranges
+ * @n_ranges: the number of ranges
+ * @io_priority: the I/O priority of the request (%G_PRIORITY_DEFAULT)
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the read is done
+ * @user_data: data for @callback
+ *
+ * Starts reading several byte ranges of one object, as
+ * [method@Ncz.Store.read_ranges] does. Finish with
+ * [method@Ncz.Store.read_ranges_finish].
+ *
+ * Since: 1.0
+ */
+void
+ncz_store_read_ranges_async (NczStore            *self,
+                             const char          *key,
+                             const NczStoreRange *ranges,
+                             guint                n_ranges,
+                             int                  io_priority,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  NczStoreInterface *iface;
+
+  g_return_if_fail (NCZ_IS_STORE (self));
+  g_return_if_fail (key != NULL);
+  g_return_if_fail (n_ranges == 0 || ranges != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  if (report_early (self, ncz_store_read_ranges_async, key, FALSE, cancellable,
+                    callback, user_data))
+    return;
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->read_ranges_async != NULL && iface->read_ranges_finish != NULL)
+    iface->read_ranges_async (self, key, ranges, n_ranges, io_priority, cancellable,
+                              callback, user_data);
+  else
+    real_read_ranges_async (self, key, ranges, n_ranges, io_priority, cancellable,
+                            callback, user_data);
+}
+
+/**
+ * ncz_store_read_ranges_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes [method@Ncz.Store.read_ranges_async].
+ *
+ * Returns: (transfer container) (element-type GBytes): one #GBytes per
+ *   range, or %NULL on error
+ * Since: 1.0
+ */
+GPtrArray *
+ncz_store_read_ranges_finish (NczStore      *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  NczStoreInterface *iface;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), NULL);
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (g_async_result_is_tagged (result, ncz_store_read_ranges_async))
+    return g_task_propagate_pointer (G_TASK (result), error);
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->read_ranges_async != NULL && iface->read_ranges_finish != NULL)
+    return iface->read_ranges_finish (self, result, error);
+  return real_read_ranges_finish (self, result, error);
+}
+
+/**
+ * ncz_store_read_many_async:
+ * @self: a store
+ * @keys: (array zero-terminated=1): the object keys
+ * @io_priority: the I/O priority of the requests (%G_PRIORITY_DEFAULT)
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when every object is read
+ * @user_data: data for @callback
+ *
+ * Starts reading several whole objects, as [method@Ncz.Store.read_many]
+ * does. Finish with [method@Ncz.Store.read_many_finish].
+ *
+ * Since: 1.0
+ */
+void
+ncz_store_read_many_async (NczStore            *self,
+                           const char * const  *keys,
+                           int                  io_priority,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  NczStoreInterface *iface;
+
+  g_return_if_fail (NCZ_IS_STORE (self));
+  g_return_if_fail (keys != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  for (guint i = 0; keys[i] != NULL; i++)
+    if (report_early (self, ncz_store_read_many_async, keys[i], FALSE, NULL,
+                      callback, user_data))
+      return;
+  if (report_early (self, ncz_store_read_many_async, NULL, FALSE, cancellable,
+                    callback, user_data))
+    return;
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->read_many_async != NULL && iface->read_many_finish != NULL)
+    iface->read_many_async (self, keys, io_priority, cancellable, callback, user_data);
+  else
+    real_read_many_async (self, keys, io_priority, cancellable, callback, user_data);
+}
+
+/**
+ * ncz_store_read_many_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes [method@Ncz.Store.read_many_async].
+ *
+ * Returns: (transfer container) (element-type GBytes): the objects in the
+ *   order of the keys, %NULL elements for missing ones; %NULL on error
+ * Since: 1.0
+ */
+GPtrArray *
+ncz_store_read_many_finish (NczStore      *self,
+                            GAsyncResult  *result,
+                            GError       **error)
+{
+  NczStoreInterface *iface;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), NULL);
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (g_async_result_is_tagged (result, ncz_store_read_many_async))
+    return g_task_propagate_pointer (G_TASK (result), error);
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->read_many_async != NULL && iface->read_many_finish != NULL)
+    return iface->read_many_finish (self, result, error);
+  return real_read_many_finish (self, result, error);
+}
+
+/**
+ * ncz_store_write_async:
+ * @self: a store
+ * @key: the object key
+ * @data: the object's bytes
+ * @io_priority: the I/O priority of the request (%G_PRIORITY_DEFAULT)
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the write is done
+ * @user_data: data for @callback
+ *
+ * Starts writing an object whole, as [method@Ncz.Store.write] does.
+ * Finish with [method@Ncz.Store.write_finish].
+ *
+ * Since: 1.0
+ */
+void
+ncz_store_write_async (NczStore            *self,
+                       const char          *key,
+                       GBytes              *data,
+                       int                  io_priority,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  NczStoreInterface *iface;
+
+  g_return_if_fail (NCZ_IS_STORE (self));
+  g_return_if_fail (key != NULL);
+  g_return_if_fail (data != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  if (report_early (self, ncz_store_write_async, key, FALSE, cancellable, callback, user_data))
+    return;
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->write_async != NULL && iface->write_finish != NULL)
+    iface->write_async (self, key, data, io_priority, cancellable, callback, user_data);
+  else
+    real_write_async (self, key, data, io_priority, cancellable, callback, user_data);
+}
+
+/**
+ * ncz_store_write_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes [method@Ncz.Store.write_async].
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_store_write_finish (NczStore      *self,
+                        GAsyncResult  *result,
+                        GError       **error)
+{
+  NczStoreInterface *iface;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), FALSE);
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (g_async_result_is_tagged (result, ncz_store_write_async))
+    return g_task_propagate_boolean (G_TASK (result), error);
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->write_async != NULL && iface->write_finish != NULL)
+    return iface->write_finish (self, result, error);
+  return real_write_finish (self, result, error);
+}
+
+/**
+ * ncz_store_remove_async:
+ * @self: a store
+ * @key: the object key or prefix; the empty string for everything
+ * @io_priority: the I/O priority of the request (%G_PRIORITY_DEFAULT)
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the removal is done
+ * @user_data: data for @callback
+ *
+ * Starts deleting objects, as [method@Ncz.Store.remove] does. Finish
+ * with [method@Ncz.Store.remove_finish].
+ *
+ * Since: 1.0
+ */
+void
+ncz_store_remove_async (NczStore            *self,
+                        const char          *key,
+                        int                  io_priority,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  NczStoreInterface *iface;
+
+  g_return_if_fail (NCZ_IS_STORE (self));
+  g_return_if_fail (key != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  if (report_early (self, ncz_store_remove_async, key, TRUE, cancellable, callback, user_data))
+    return;
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->remove_async != NULL && iface->remove_finish != NULL)
+    iface->remove_async (self, key, io_priority, cancellable, callback, user_data);
+  else
+    real_remove_async (self, key, io_priority, cancellable, callback, user_data);
+}
+
+/**
+ * ncz_store_remove_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes [method@Ncz.Store.remove_async].
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_store_remove_finish (NczStore      *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  NczStoreInterface *iface;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), FALSE);
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (g_async_result_is_tagged (result, ncz_store_remove_async))
+    return g_task_propagate_boolean (G_TASK (result), error);
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->remove_async != NULL && iface->remove_finish != NULL)
+    return iface->remove_finish (self, result, error);
+  return real_remove_finish (self, result, error);
+}
+
+/**
+ * ncz_store_get_length_async:
+ * @self: a store
+ * @key: the object key
+ * @io_priority: the I/O priority of the request (%G_PRIORITY_DEFAULT)
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the length is known
+ * @user_data: data for @callback
+ *
+ * Starts getting the length of an object, as
+ * [method@Ncz.Store.get_length] does. Finish with
+ * [method@Ncz.Store.get_length_finish].
+ *
+ * Since: 1.0
+ */
+void
+ncz_store_get_length_async (NczStore            *self,
+                            const char          *key,
+                            int                  io_priority,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  NczStoreInterface *iface;
+
+  g_return_if_fail (NCZ_IS_STORE (self));
+  g_return_if_fail (key != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  if (report_early (self, ncz_store_get_length_async, key, FALSE, cancellable,
+                    callback, user_data))
+    return;
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->get_length_async != NULL && iface->get_length_finish != NULL)
+    iface->get_length_async (self, key, io_priority, cancellable, callback, user_data);
+  else
+    real_get_length_async (self, key, io_priority, cancellable, callback, user_data);
+}
+
+/**
+ * ncz_store_get_length_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @length: (out) (optional): return location for the object's length
+ * @error: return location for a #GError
+ *
+ * Finishes [method@Ncz.Store.get_length_async].
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_store_get_length_finish (NczStore      *self,
+                             GAsyncResult  *result,
+                             guint64       *length,
+                             GError       **error)
+{
+  NczStoreInterface *iface;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), FALSE);
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (g_async_result_is_tagged (result, ncz_store_get_length_async))
+    return g_task_propagate_boolean (G_TASK (result), error);
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->get_length_async != NULL && iface->get_length_finish != NULL)
+    return iface->get_length_finish (self, result, length, error);
+  return real_get_length_finish (self, result, length, error);
+}
+
+/**
+ * ncz_store_list_page_async:
+ * @self: a store
+ * @prefix: a key prefix; the empty string for the root
+ * @token: (nullable): %NULL for the first page, else the token the page
+ *   before gave
+ * @max_names: the most names to return (at least 1)
+ * @io_priority: the I/O priority of the request (%G_PRIORITY_DEFAULT)
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the page is listed
+ * @user_data: data for @callback
+ *
+ * Starts listing one page of names, as [method@Ncz.Store.list_page]
+ * does. Finish with [method@Ncz.Store.list_page_finish].
+ *
+ * Since: 1.0
+ */
+void
+ncz_store_list_page_async (NczStore            *self,
+                           const char          *prefix,
+                           const char          *token,
+                           guint                max_names,
+                           int                  io_priority,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  NczStoreInterface *iface;
+
+  g_return_if_fail (NCZ_IS_STORE (self));
+  g_return_if_fail (prefix != NULL);
+  g_return_if_fail (max_names > 0);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  if (report_early (self, ncz_store_list_page_async, prefix, TRUE, cancellable,
+                    callback, user_data))
+    return;
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->list_page_async != NULL && iface->list_page_finish != NULL)
+    iface->list_page_async (self, prefix, token, max_names, io_priority, cancellable,
+                            callback, user_data);
+  else
+    real_list_page_async (self, prefix, token, max_names, io_priority, cancellable,
+                          callback, user_data);
+}
+
+/**
+ * ncz_store_list_page_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @next_token: (out) (optional) (nullable) (transfer full): return
+ *   location for the token of the next page, %NULL after the last page
+ * @error: return location for a #GError
+ *
+ * Finishes [method@Ncz.Store.list_page_async].
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the names of the
+ *   page, or %NULL on error
+ * Since: 1.0
+ */
+char **
+ncz_store_list_page_finish (NczStore      *self,
+                            GAsyncResult  *result,
+                            char         **next_token,
+                            GError       **error)
+{
+  NczStoreInterface *iface;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), NULL);
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (next_token != NULL)
+    *next_token = NULL;
+  if (g_async_result_is_tagged (result, ncz_store_list_page_async))
+    return g_task_propagate_pointer (G_TASK (result), error);
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->list_page_async != NULL && iface->list_page_finish != NULL)
+    return iface->list_page_finish (self, result, next_token, error);
+  return real_list_page_finish (self, result, next_token, error);
 }

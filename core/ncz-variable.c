@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ncz-core-private.h"
+#include "ncz-format-private.h"
 #include "ncz-filter-spec-private.h"
 #include <ncz/ncz-json.h>
 #include "ncz-quantize-private.h"
@@ -418,7 +419,7 @@ ncz_variable_set_chunk_sizes (NczVariable *self, const guint64 *sizes,
   self->chunks = n_dims ? g_memdup2 (sizes, n_dims * sizeof (guint64)) : NULL;
   self->contiguous = FALSE;
   g_mutex_unlock (&self->lock);
-  return TRUE;
+  return ncz_format_notify_variable (self, NCZ_DEFINITION_CHANGED, error);
 }
 
 /**
@@ -463,7 +464,7 @@ ncz_variable_set_contiguous (NczVariable *self, gboolean contiguous, GError **er
         self->chunks[i] = MAX (1, ncz_dimension_get_length (g_ptr_array_index (self->dimensions, i)));
       g_mutex_unlock (&self->lock);
     }
-  return TRUE;
+  return ncz_format_notify_variable (self, NCZ_DEFINITION_CHANGED, error);
 }
 
 /**
@@ -554,7 +555,7 @@ ncz_variable_set_fill_value (NczVariable *self, GBytes *value, GError **error)
     }
   else
     ncz_attr_list_remove (&self->attributes, "_FillValue");
-  return TRUE;
+  return ncz_format_notify_variable (self, NCZ_DEFINITION_CHANGED, error);
 }
 
 /**
@@ -587,7 +588,7 @@ ncz_variable_set_no_fill (NczVariable *self, gboolean no_fill, GError **error)
   if (!check_define (self, error))
     return FALSE;
   self->no_fill = !!no_fill;
-  return TRUE;
+  return ncz_format_notify_variable (self, NCZ_DEFINITION_CHANGED, error);
 }
 
 /**
@@ -621,7 +622,7 @@ ncz_variable_set_endianness (NczVariable *self, NczEndianness endianness,
   if (!check_define (self, error))
     return FALSE;
   self->endianness = endianness;
-  return TRUE;
+  return ncz_format_notify_variable (self, NCZ_DEFINITION_CHANGED, error);
 }
 
 static gint64
@@ -1066,7 +1067,7 @@ add_filter_checked (NczVariable *self, guint filter_id, const guint *params,
   if (spec == NULL)
     return FALSE;
   insert_filter_spec (self, spec);
-  return TRUE;
+  return ncz_format_notify_variable (self, NCZ_DEFINITION_CHANGED, error);
 }
 
 /**
@@ -1189,7 +1190,7 @@ ncz_variable_add_filter_json (NczVariable *self, const char *codec_json, GError 
       return FALSE;
     }
   insert_filter_spec (self, spec);
-  return TRUE;
+  return ncz_format_notify_variable (self, NCZ_DEFINITION_CHANGED, error);
 }
 
 /**
@@ -1293,7 +1294,7 @@ ncz_variable_set_deflate (NczVariable *self, gboolean shuffle, gboolean deflate,
     insert_filter_spec (self, g_steal_pointer (&shuffle_spec));
   if (deflate_spec)
     insert_filter_spec (self, g_steal_pointer (&deflate_spec));
-  return TRUE;
+  return ncz_format_notify_variable (self, NCZ_DEFINITION_CHANGED, error);
 }
 
 /**
@@ -1505,7 +1506,7 @@ ncz_variable_set_quantize (NczVariable *self, NczQuantizeMode mode, guint n_digi
   if (!ncz_quantize_check (self->type, mode, n_digits, what, error))
     return FALSE;
   apply_quantize (self, mode, n_digits);
-  return TRUE;
+  return ncz_format_notify_variable (self, NCZ_DEFINITION_CHANGED, error);
 }
 
 /**
@@ -1641,7 +1642,7 @@ ncz_variable_set_attribute (NczVariable *self, NczAttribute *attribute,
       return ncz_variable_set_fill_value (self, value, error);
     }
   ncz_attr_list_set (&self->attributes, attribute);
-  return TRUE;
+  return ncz_format_notify_attribute (self, ncz_attribute_get_name (attribute), attribute, NCZ_DEFINITION_ADDED, error);
 }
 
 /**
@@ -1674,7 +1675,7 @@ ncz_variable_remove_attribute (NczVariable *self, const char *name, GError **err
                    "variable '%s' has no attribute '%s'", self->name, name);
       return FALSE;
     }
-  return TRUE;
+  return ncz_format_notify_attribute (self, name, NULL, NCZ_DEFINITION_REMOVED, error);
 }
 
 /* ---- hyperslab I/O ---- */
@@ -1755,13 +1756,9 @@ slab_read_storage (NczVariable *self, guint n_dims, const guint64 *start,
                    GCancellable *cancellable, GError **error)
 {
   NczFormat *format = get_format (self, error);
-  NczFormatInterface *iface;
   if (format == NULL)
     return FALSE;
-  iface = NCZ_FORMAT_GET_IFACE (format);
-  if (iface->read_slab)
-    return iface->read_slab (format, self, start, count, stride, storage, cancellable, error);
-  return ncz_slab_read (self, format, start, count, stride, storage, cancellable, error);
+  return ncz_format_read_slab (format, self, start, count, stride, storage, cancellable, error);
 }
 
 static gboolean
@@ -1788,14 +1785,10 @@ slab_write_storage (NczVariable *self, guint n_dims, const guint64 *start,
 {
   NczFormat *format = get_format (self, error);
   NczDataset *ds = ncz_variable_get_dataset (self);
-  NczFormatInterface *iface;
   if (format == NULL || !ncz_dataset_check_writable (ds, error))
     return FALSE;
   grow_unlimited (self, start, count, stride);
-  iface = NCZ_FORMAT_GET_IFACE (format);
-  if (iface->write_slab)
-    return iface->write_slab (format, self, start, count, stride, storage, cancellable, error);
-  return ncz_slab_write (self, format, start, count, stride, storage, cancellable, error);
+  return ncz_format_write_slab (format, self, start, count, stride, storage, cancellable, error);
 }
 
 /* Checks a hyperslab and the caller's buffer; returns the effective

@@ -605,6 +605,14 @@ nczarr_read_chunk (NczFormat *format, NczVariable *variable, const guint64 *chun
                             cancellable, error);
 }
 
+static GPtrArray *
+nczarr_read_chunks (NczFormat *format, NczVariable *variable, const guint64 *chunk_indices,
+                    guint n_chunks, GCancellable *cancellable, GError **error)
+{
+  return nczarr_chunk_read_many (NCZ_NCZARR_FORMAT (format), variable, chunk_indices,
+                                 n_chunks, cancellable, error);
+}
+
 static gboolean
 nczarr_write_chunk (NczFormat *format, NczVariable *variable, const guint64 *chunk_index,
                     GBytes *data, GCancellable *cancellable, GError **error)
@@ -706,6 +714,7 @@ ncz_nczarr_format_iface_init (NczFormatInterface *iface)
   iface->sync = nczarr_sync;
   iface->close = nczarr_close;
   iface->read_chunk = nczarr_read_chunk;
+  iface->read_chunks = nczarr_read_chunks;
   iface->write_chunk = nczarr_write_chunk;
   iface->describe_variable = nczarr_describe_variable;
   iface->describe_dataset = nczarr_describe_dataset;

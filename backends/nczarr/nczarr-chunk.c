@@ -339,15 +339,15 @@ run_codec_chain (NczNczarrFormat *self, NczVariable *variable, const char *key,
   return out;
 }
 
-GBytes *
-nczarr_chunk_read (NczNczarrFormat *self, NczVariable *variable,
-                   const guint64 *chunk_index, GCancellable *cancellable,
-                   GError **error)
+/* Decodes the chunk object at @key: @raw (taken) when it was read
+ * already, else read from the store now. */
+static GBytes *
+chunk_read_decode (NczNczarrFormat *self, NczVariable *variable, const char *key,
+                   GBytes *raw, GCancellable *cancellable, GError **error)
 {
   NczStore *store = nczarr_format_peek_store (self);
   NczarrVarInfo *info = nczarr_var_info_peek (variable);
-  g_autofree char *key = nczarr_chunk_key (variable, chunk_index);
-  g_autoptr(GBytes) data = NULL;
+  g_autoptr(GBytes) data = raw;
   guint64 n_elements = ncz_variable_get_chunk_n_elements (variable);
   NczarrStored kind = nczarr_storage_kind (variable, format_is_pure (self));
   const char *unsupported = nczarr_storage_unsupported (variable);
@@ -364,7 +364,8 @@ nczarr_chunk_read (NczNczarrFormat *self, NczVariable *variable,
                    vname, akey, unsupported);
       return NULL;
     }
-  data = ncz_store_read (store, key, cancellable, error);
+  if (data == NULL)
+    data = ncz_store_read (store, key, cancellable, error);
   if (data == NULL)
     {
       g_prefix_error (error, "%s: chunk '%s': ", nczarr_format_location (self), key);
@@ -470,6 +471,67 @@ order:
       buf = c;
     }
   return g_bytes_new_take (buf, len);
+}
+
+GBytes *
+nczarr_chunk_read (NczNczarrFormat *self, NczVariable *variable,
+                   const guint64 *chunk_index, GCancellable *cancellable,
+                   GError **error)
+{
+  g_autofree char *key = nczarr_chunk_key (variable, chunk_index);
+
+  return chunk_read_decode (self, variable, key, NULL, cancellable, error);
+}
+
+/* Several chunks: their objects are read in one ncz_store_read_many()
+ * call, which keeps them all in flight, then decoded here one by one. */
+GPtrArray *
+nczarr_chunk_read_many (NczNczarrFormat *self, NczVariable *variable,
+                        const guint64 *chunk_indices, guint n_chunks,
+                        GCancellable *cancellable, GError **error)
+{
+  NczStore *store = nczarr_format_peek_store (self);
+  guint rank = ncz_variable_get_n_dimensions (variable);
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_full (n_chunks + 1, g_free);
+  g_autoptr(GPtrArray) raw = NULL;
+  g_autoptr(GPtrArray) result = NULL;
+
+  for (guint i = 0; i < n_chunks; i++)
+    g_ptr_array_add (keys, nczarr_chunk_key (variable, chunk_indices + (gsize) i * rank));
+  g_ptr_array_add (keys, NULL);
+
+  if (nczarr_storage_unsupported (variable) == NULL)
+    {
+      raw = ncz_store_read_many (store, (const char * const *) keys->pdata, cancellable, error);
+      if (raw == NULL)
+        {
+          g_autofree char *vname = ncz_variable_get_full_name (variable);
+          g_prefix_error (error, "%s: chunks of variable '%s': ", nczarr_format_location (self),
+                          vname);
+          return NULL;
+        }
+    }
+
+  result = g_ptr_array_new_full (n_chunks, (GDestroyNotify) g_bytes_unref);
+  for (guint i = 0; i < n_chunks; i++)
+    {
+      const char *key = g_ptr_array_index (keys, i);
+      GBytes *chunk;
+
+      if (raw != NULL && g_ptr_array_index (raw, i) == NULL)
+        {
+          g_ptr_array_add (result, NULL);   /* never written */
+          continue;
+        }
+      /* an unsupported variable fails here, naming why */
+      chunk = chunk_read_decode (self, variable, key,
+                                 raw ? g_steal_pointer (&g_ptr_array_index (raw, i)) : NULL,
+                                 cancellable, error);
+      if (chunk == NULL)
+        return NULL;
+      g_ptr_array_add (result, chunk);
+    }
+  return g_steal_pointer (&result);
 }
 
 gboolean

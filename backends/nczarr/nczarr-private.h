@@ -149,6 +149,9 @@ typedef struct {
 void nczarr_build_metadata (NczDataset *dataset, const NczarrWriteOptions *options,
                             GPtrArray *keys, GPtrArray *texts);
 
+GPtrArray *nczarr_chunk_read_many (NczNczarrFormat *self, NczVariable *variable,
+                                   const guint64 *chunk_indices, guint n_chunks,
+                                   GCancellable *cancellable, GError **error);
 GBytes *nczarr_chunk_read (NczNczarrFormat *self, NczVariable *variable,
                            const guint64 *chunk_index, GCancellable *cancellable,
                            GError **error);

@@ -75,6 +75,10 @@ NczStore *ncz_dataset_get_store (NczDataset *self);
 NCZ_AVAILABLE_IN_ALL
 NczFormat *ncz_dataset_get_format (NczDataset *self);
 NCZ_AVAILABLE_IN_ALL
+guint ncz_dataset_get_io_depth (NczDataset *self);
+NCZ_AVAILABLE_IN_ALL
+void ncz_dataset_set_io_depth (NczDataset *self, guint io_depth);
+NCZ_AVAILABLE_IN_ALL
 gboolean ncz_dataset_is_writable (NczDataset *self);
 NCZ_AVAILABLE_IN_ALL
 gboolean ncz_dataset_sync (NczDataset *self, GCancellable *cancellable,

@@ -15,6 +15,41 @@
 
 G_BEGIN_DECLS
 
+/**
+ * NczFormatFlags:
+ * @NCZ_FORMAT_FLAGS_NONE: no flags
+ * @NCZ_FORMAT_NO_STORE: the format does its own I/O (HDF5 on a file): the
+ *   open path creates it without opening a store, with a %NULL "store"
+ *
+ * What a format backend needs, set in #NczFormatInterface.flags and read
+ * before an instance exists with ncz_format_type_get_flags().
+ *
+ * Since: 1.0
+ */
+typedef enum /*< flags >*/ {
+  NCZ_FORMAT_FLAGS_NONE = 0,
+  NCZ_FORMAT_NO_STORE = 1 << 0,
+} NczFormatFlags;
+
+/**
+ * NczDefinitionChange:
+ * @NCZ_DEFINITION_ADDED: the object was defined (an attribute set, new or
+ *   replacing one of the same name)
+ * @NCZ_DEFINITION_CHANGED: a property of the object changed (a variable's
+ *   chunking, fill value, filters; an attribute's values)
+ * @NCZ_DEFINITION_REMOVED: the object was deleted (attributes)
+ *
+ * What happened to a definition, for the definition hooks of
+ * #NczFormatInterface.
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  NCZ_DEFINITION_ADDED,
+  NCZ_DEFINITION_CHANGED,
+  NCZ_DEFINITION_REMOVED,
+} NczDefinitionChange;
+
 #define NCZ_TYPE_FORMAT (ncz_format_get_type ())
 NCZ_AVAILABLE_IN_ALL
 G_DECLARE_INTERFACE (NczFormat, ncz_format, NCZ, FORMAT, GObject)
@@ -39,10 +74,35 @@ G_DECLARE_INTERFACE (NczFormat, ncz_format, NCZ, FORMAT, GObject)
  *   core cannot derive itself, as a list of #NczAttribute
  * @describe_dataset: optional; the same for the dataset's root group
  *   (`_NCProperties`, `_SuperblockVersion`, `_Format`, ...)
+ * @flags: what the format needs (#NczFormatFlags), set in the interface
+ *   init function
+ * @read_chunks: optional; return the decoded chunks at @n_chunks chunk
+ *   indices (@chunk_indices holds @n_chunks times the variable's rank
+ *   values, one index after another), a %NULL element for each chunk
+ *   never written, as @read_chunk would one by one. A format coalesces
+ *   them as it can (many chunks of one shard in one ranged read) and keeps
+ *   the requests in flight together (ncz_store_read_many()). The chunk
+ *   engine calls it with batches of up to the dataset's I/O depth. The
+ *   default calls @read_chunk for each. May be called from several
+ *   threads at once.
+ * @group_defined: optional definition hook: a group was defined
+ * @dimension_defined: optional definition hook: a dimension was defined
+ * @variable_defined: optional definition hook: a variable was defined, or
+ *   its chunking, fill value, endianness, filters or quantization changed
+ * @attribute_defined: optional definition hook: an attribute of @owner (a
+ *   #NczGroup or #NczVariable) named @name was set (@attribute is the new
+ *   one) or removed (@attribute is %NULL)
  *
  * A format backend. Instances are created per dataset with the construct
  * properties "url" (#NczUrl) and "store" (#NczStore, %NULL for formats
- * that do their own I/O).
+ * that do their own I/O, whose @flags hold %NCZ_FORMAT_NO_STORE).
+ *
+ * The definition hooks let a format that is not a key/value store (HDF5)
+ * create objects as they are defined, rather than at @sync. They are
+ * called after the model took the definition, not while a dataset is
+ * being loaded by @open; a hook that fails makes the defining call fail
+ * with its error (the model keeps the definition). Every vfunc is reached
+ * through its public wrapper (ncz_format_read_chunks(), ...).
  */
 struct _NczFormatInterface
 {
@@ -97,8 +157,36 @@ struct _NczFormatInterface
   GPtrArray *  (*describe_dataset)  (NczFormat   *self,
                                      NczDataset  *dataset);
 
+  NczFormatFlags flags;
+
+  GPtrArray *  (*read_chunks) (NczFormat     *self,
+                               NczVariable   *variable,
+                               const guint64 *chunk_indices,
+                               guint          n_chunks,
+                               GCancellable  *cancellable,
+                               GError       **error);
+
+  gboolean     (*group_defined)     (NczFormat           *self,
+                                     NczGroup            *group,
+                                     NczDefinitionChange  change,
+                                     GError             **error);
+  gboolean     (*dimension_defined) (NczFormat           *self,
+                                     NczDimension        *dimension,
+                                     NczDefinitionChange  change,
+                                     GError             **error);
+  gboolean     (*variable_defined)  (NczFormat           *self,
+                                     NczVariable         *variable,
+                                     NczDefinitionChange  change,
+                                     GError             **error);
+  gboolean     (*attribute_defined) (NczFormat           *self,
+                                     GObject             *owner,
+                                     const char          *name,
+                                     NczAttribute        *attribute,
+                                     NczDefinitionChange  change,
+                                     GError             **error);
+
   /*< private >*/
-  gpointer padding[7];
+  gpointer padding[12];
 };
 
 NCZ_AVAILABLE_IN_ALL
@@ -123,6 +211,38 @@ NCZ_AVAILABLE_IN_ALL
 gboolean ncz_format_write_chunk (NczFormat *self, NczVariable *variable,
                                  const guint64 *chunk_index, GBytes *data,
                                  GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+GPtrArray *ncz_format_read_chunks (NczFormat *self, NczVariable *variable,
+                                   const guint64 *chunk_indices, gsize n_values,
+                                   guint n_chunks,
+                                   GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_format_read_slab (NczFormat *self, NczVariable *variable,
+                               const guint64 *start, const guint64 *count,
+                               const gint64 *stride, gpointer buffer,
+                               GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_format_write_slab (NczFormat *self, NczVariable *variable,
+                                const guint64 *start, const guint64 *count,
+                                const gint64 *stride, gconstpointer buffer,
+                                GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+NczFormatFlags ncz_format_get_flags (NczFormat *self);
+NCZ_AVAILABLE_IN_ALL
+NczFormatFlags ncz_format_type_get_flags (GType format_type);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_format_group_defined (NczFormat *self, NczGroup *group,
+                                   NczDefinitionChange change, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_format_dimension_defined (NczFormat *self, NczDimension *dimension,
+                                       NczDefinitionChange change, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_format_variable_defined (NczFormat *self, NczVariable *variable,
+                                      NczDefinitionChange change, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_format_attribute_defined (NczFormat *self, GObject *owner,
+                                       const char *name, NczAttribute *attribute,
+                                       NczDefinitionChange change, GError **error);
 NCZ_AVAILABLE_IN_ALL
 GPtrArray *ncz_format_describe_variable (NczFormat *self, NczVariable *variable);
 NCZ_AVAILABLE_IN_ALL

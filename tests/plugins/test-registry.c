@@ -64,11 +64,24 @@ test_store_set_property (GObject *object, guint prop_id, const GValue *value, GP
       self->url = g_value_dup_object (value);
       break;
     case STORE_PROP_FLAGS:
-      self->flags = g_value_get_uint (value);
+      self->flags = g_value_get_flags (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+test_store_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  TestStore *self = (TestStore *) object;
+
+  if (prop_id == STORE_PROP_URL)
+    g_value_set_object (value, self->url);
+  else if (prop_id == STORE_PROP_FLAGS)
+    g_value_set_flags (value, self->flags);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -84,13 +97,10 @@ test_store_class_init (TestStoreClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->set_property = test_store_set_property;
+  object_class->get_property = test_store_get_property;
   object_class->finalize = test_store_finalize;
-  g_object_class_install_property (object_class, STORE_PROP_URL,
-      g_param_spec_object ("url", NULL, NULL, NCZ_TYPE_URL,
-                           G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (object_class, STORE_PROP_FLAGS,
-      g_param_spec_uint ("flags", NULL, NULL, 0, G_MAXUINT, 0,
-                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  g_object_class_override_property (object_class, STORE_PROP_URL, "url");
+  g_object_class_override_property (object_class, STORE_PROP_FLAGS, "flags");
 }
 
 static void test_store_init (TestStore *self) { }

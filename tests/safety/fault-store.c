@@ -348,9 +348,16 @@ ncz_fault_store_discard (NczStore *store)
   ncz_store_discard (self->inner);
 }
 
+static guint
+ncz_fault_store_get_io_depth_hint (NczStore *store)
+{
+  return ncz_store_get_io_depth_hint (NCZ_FAULT_STORE (store)->inner);
+}
+
 static void
 ncz_fault_store_store_init (NczStoreInterface *iface)
 {
+  iface->get_io_depth_hint = ncz_fault_store_get_io_depth_hint;
   iface->read = ncz_fault_store_read;
   iface->read_many = ncz_fault_store_read_many;
   iface->write = ncz_fault_store_write;
@@ -374,12 +381,47 @@ ncz_fault_store_finalize (GObject *object)
   G_OBJECT_CLASS (ncz_fault_store_parent_class)->finalize (object);
 }
 
+enum { PROP_0, PROP_URL, PROP_FLAGS };
+
+/* "url" and "flags" are the inner store's */
+static void
+ncz_fault_store_get_property (GObject *object, guint prop_id, GValue *value,
+                              GParamSpec *pspec)
+{
+  NczFaultStore *self = NCZ_FAULT_STORE (object);
+
+  switch (prop_id)
+    {
+    case PROP_URL:
+      g_value_set_object (value, self->inner ? ncz_store_get_url (self->inner) : NULL);
+      break;
+    case PROP_FLAGS:
+      g_value_set_flags (value, self->inner ? ncz_store_get_flags (self->inner) : NCZ_STORE_READ);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ncz_fault_store_set_property (GObject *object, guint prop_id, const GValue *value,
+                              GParamSpec *pspec)
+{
+  /* construct-only and taken from the inner store: nothing to keep */
+  if (prop_id != PROP_URL && prop_id != PROP_FLAGS)
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
 static void
 ncz_fault_store_class_init (NczFaultStoreClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = ncz_fault_store_finalize;
+  object_class->get_property = ncz_fault_store_get_property;
+  object_class->set_property = ncz_fault_store_set_property;
+  g_object_class_override_property (object_class, PROP_URL, "url");
+  g_object_class_override_property (object_class, PROP_FLAGS, "flags");
 }
 
 static void

@@ -888,7 +888,7 @@ test_fault_store_basics (void)
   ncz_fault_store_arm (fault, NCZ_FAULT_EIO, 1);
   {
     g_autoptr(GAsyncResult) result = NULL;
-    ncz_store_read_async (store, "c", NULL, keep_result, &result);
+    ncz_store_read_async (store, "c", G_PRIORITY_DEFAULT, NULL, keep_result, &result);
     while (result == NULL)
       g_main_context_iteration (NULL, TRUE);
     g_assert_null (ncz_store_read_finish (store, result, &error));

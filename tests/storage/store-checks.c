@@ -501,7 +501,7 @@ read_async_sync (NczStore    *store,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  ncz_store_read_async (store, key, NULL, async_done, &result);
+  ncz_store_read_async (store, key, G_PRIORITY_DEFAULT, NULL, async_done, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   return ncz_store_read_finish (store, result, error);
@@ -678,4 +678,306 @@ dir_entries (const char *path)
 
   g_ptr_array_add (names, NULL);
   return g_strjoinv ("|", (char **) names->pdata);
+}
+
+/* Waits in the main context until an async call's callback stored its
+ * result in *@slot. */
+static GAsyncResult *
+wait_result (GAsyncResult **slot)
+{
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return g_steal_pointer (slot);
+}
+
+static void
+assert_array_texts (GPtrArray *array, ...)
+{
+  va_list ap;
+  guint i = 0;
+  const char *text;
+
+  va_start (ap, array);
+  while ((text = va_arg (ap, const char *)) != NULL)
+    {
+      g_assert_cmpuint (i, <, array->len);
+      if (strcmp (text, "(missing)") == 0)
+        g_assert_null (g_ptr_array_index (array, i));
+      else
+        assert_bytes_equal (g_ptr_array_index (array, i), text);
+      i++;
+    }
+  va_end (ap);
+  g_assert_cmpuint (array->len, ==, i);
+}
+
+void
+store_check_read_ranges (NczStore *store)
+{
+  static const NczStoreRange ranges[] = {
+    { 0, 3 }, { 5, -1 }, { 9, 5 }, { 10, 0 }, { 2, 0 }, { 4, 2 }, { 0, -1 },
+  };
+  static const NczStoreRange past[] = { { 1, 1 }, { 11, 1 } };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) got = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  GAsyncResult *slot = NULL;
+
+  store_put (store, "v/r", "0123456789");
+
+  got = ncz_store_read_ranges (store, "v/r", ranges, G_N_ELEMENTS (ranges), NULL, &error);
+  g_assert_no_error (error);
+  assert_array_texts (got, "012", "56789", "9", "", "", "45", "0123456789", NULL);
+  g_clear_pointer (&got, g_ptr_array_unref);
+
+  /* no ranges: no bytes, but the key is still checked */
+  got = ncz_store_read_ranges (store, "v/r", NULL, 0, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (got->len, ==, 0);
+  g_clear_pointer (&got, g_ptr_array_unref);
+  g_assert_null (ncz_store_read_ranges (store, "v/../r", NULL, 0, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_INVALID_KEY);
+  g_clear_error (&error);
+
+  /* a range starting past the end fails the call */
+  g_assert_null (ncz_store_read_ranges (store, "v/r", past, G_N_ELEMENTS (past), NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED);
+  g_clear_error (&error);
+
+  g_assert_null (ncz_store_read_ranges (store, "v/none", ranges, 1, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  /* the same through the async pair */
+  ncz_store_read_ranges_async (store, "v/r", ranges, G_N_ELEMENTS (ranges), G_PRIORITY_LOW,
+                               NULL, async_done, &slot);
+  result = wait_result (&slot);
+  got = ncz_store_read_ranges_finish (store, result, &error);
+  g_assert_no_error (error);
+  assert_array_texts (got, "012", "56789", "9", "", "", "45", "0123456789", NULL);
+  g_clear_pointer (&got, g_ptr_array_unref);
+  g_clear_object (&result);
+
+  ncz_store_read_ranges_async (store, "v/none", ranges, 1, G_PRIORITY_DEFAULT, NULL,
+                               async_done, &slot);
+  result = wait_result (&slot);
+  g_assert_null (ncz_store_read_ranges_finish (store, result, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  g_assert_true (ncz_store_remove (store, "", NULL, &error));
+  g_assert_no_error (error);
+}
+
+/* Every page of @prefix, @page_size names at a time, synchronously or
+ * through the async pair; asserts that only the last page has no next
+ * token and returns all names in order and the number of pages. */
+static GPtrArray *
+list_all_pages (NczStore *store, const char *prefix, guint page_size, gboolean async,
+                guint *n_pages)
+{
+  GPtrArray *all = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *token = NULL;
+
+  *n_pages = 0;
+  do
+    {
+      g_autoptr(GError) error = NULL;
+      g_auto(GStrv) names = NULL;
+      char *next = NULL;
+
+      if (async)
+        {
+          GAsyncResult *slot = NULL;
+          g_autoptr(GAsyncResult) result = NULL;
+
+          ncz_store_list_page_async (store, prefix, token, page_size, G_PRIORITY_DEFAULT,
+                                     NULL, async_done, &slot);
+          result = wait_result (&slot);
+          names = ncz_store_list_page_finish (store, result, &next, &error);
+        }
+      else
+        names = ncz_store_list_page (store, prefix, token, page_size, &next, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (names);
+      g_assert_cmpuint (g_strv_length (names), <=, page_size);
+      /* a page that says more follows is full */
+      if (next != NULL)
+        g_assert_cmpuint (g_strv_length (names), ==, page_size);
+      for (guint i = 0; names[i]; i++)
+        g_ptr_array_add (all, g_strdup (names[i]));
+      g_free (token);
+      token = next;
+      (*n_pages)++;
+      g_assert_cmpuint (*n_pages, <=, 1000);
+    }
+  while (token != NULL);
+  return all;
+}
+
+void
+store_check_list_pages (NczStore *store)
+{
+  static const guint sizes[] = { 1, 2, 3, 11, 12, 1000 };
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) expected = NULL;
+
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("p/n%02u", i);
+      store_put (store, key, "x");
+    }
+  store_put (store, "p/sub/x", "x");
+  store_put (store, "q", "x");
+  expected = ncz_store_list (store, "p", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (expected), ==, 11);
+
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    for (int async = 0; async <= 1; async++)
+      {
+        guint n_pages;
+        g_autoptr(GPtrArray) all = list_all_pages (store, "p", sizes[k], async, &n_pages);
+
+        g_assert_cmpuint (all->len, ==, 11);
+        for (guint i = 0; i < all->len; i++)
+          g_assert_cmpstr (g_ptr_array_index (all, i), ==, expected[i]);
+        /* full pages, then the rest (an empty last page only when the
+         * names fill the pages exactly, and a driver may end early) */
+        g_assert_cmpuint (n_pages, >=, (11 + sizes[k] - 1) / sizes[k]);
+        g_assert_cmpuint (n_pages, <=, 11 / sizes[k] + 1);
+      }
+
+  /* nothing under a prefix: one empty page */
+  {
+    guint n_pages;
+    g_autoptr(GPtrArray) none = list_all_pages (store, "p/n00/zz", 2, FALSE, &n_pages);
+    g_assert_cmpuint (none->len, ==, 0);
+    g_assert_cmpuint (n_pages, ==, 1);
+  }
+
+  g_assert_true (ncz_store_remove (store, "", NULL, &error));
+  g_assert_no_error (error);
+}
+
+void
+store_check_async_calls (NczStore *store)
+{
+  static const char * const keys[] = { "a/1", "a/none", "a/2", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) one = store_bytes ("one");
+  g_autoptr(GBytes) two = store_bytes ("two!");
+  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+  GAsyncResult *slot = NULL;
+  GAsyncResult *result;
+  g_autoptr(GPtrArray) many = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_auto(GStrv) names = NULL;
+  char *next = NULL;
+  guint64 length = 0;
+
+  ncz_store_write_async (store, "a/1", one, G_PRIORITY_DEFAULT, NULL, async_done, &slot);
+  result = wait_result (&slot);
+  g_assert_true (ncz_store_write_finish (store, result, &error));
+  g_assert_no_error (error);
+  g_object_unref (result);
+  ncz_store_write_async (store, "a/2", two, G_PRIORITY_HIGH, NULL, async_done, &slot);
+  result = wait_result (&slot);
+  g_assert_true (ncz_store_write_finish (store, result, &error));
+  g_assert_no_error (error);
+  g_object_unref (result);
+  store_assert_content (store, "a/2", "two!");
+
+  ncz_store_get_length_async (store, "a/2", G_PRIORITY_DEFAULT, NULL, async_done, &slot);
+  result = wait_result (&slot);
+  g_assert_true (ncz_store_get_length_finish (store, result, &length, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (length, ==, 4);
+  g_object_unref (result);
+  ncz_store_get_length_async (store, "a/none", G_PRIORITY_DEFAULT, NULL, async_done, &slot);
+  result = wait_result (&slot);
+  g_assert_false (ncz_store_get_length_finish (store, result, &length, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_object_unref (result);
+
+  ncz_store_read_range_async (store, "a/2", 1, 2, G_PRIORITY_DEFAULT, NULL, async_done, &slot);
+  result = wait_result (&slot);
+  bytes = ncz_store_read_range_finish (store, result, &error);
+  g_assert_no_error (error);
+  assert_bytes_equal (bytes, "wo");
+  g_clear_pointer (&bytes, g_bytes_unref);
+  g_object_unref (result);
+
+  ncz_store_read_many_async (store, keys, G_PRIORITY_DEFAULT, NULL, async_done, &slot);
+  result = wait_result (&slot);
+  many = ncz_store_read_many_finish (store, result, &error);
+  g_assert_no_error (error);
+  assert_array_texts (many, "one", "(missing)", "two!", NULL);
+  g_clear_pointer (&many, g_ptr_array_unref);
+  g_object_unref (result);
+
+  ncz_store_list_page_async (store, "a", NULL, 1, G_PRIORITY_DEFAULT, NULL, async_done, &slot);
+  result = wait_result (&slot);
+  names = ncz_store_list_page_finish (store, result, &next, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (names), ==, 1);
+  g_assert_cmpstr (names[0], ==, "1");
+  g_assert_nonnull (next);
+  g_clear_pointer (&next, g_free);
+  g_clear_pointer (&names, g_strfreev);
+  g_object_unref (result);
+
+  /* a cancelled call fails with G_IO_ERROR_CANCELLED and changes nothing */
+  g_cancellable_cancel (cancelled);
+  ncz_store_read_async (store, "a/1", G_PRIORITY_DEFAULT, cancelled, async_done, &slot);
+  result = wait_result (&slot);
+  g_assert_null (ncz_store_read_finish (store, result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_object_unref (result);
+  ncz_store_write_async (store, "a/1", two, G_PRIORITY_DEFAULT, cancelled, async_done, &slot);
+  result = wait_result (&slot);
+  g_assert_false (ncz_store_write_finish (store, result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_object_unref (result);
+  store_assert_content (store, "a/1", "one");
+  ncz_store_read_many_async (store, keys, G_PRIORITY_DEFAULT, cancelled, async_done, &slot);
+  result = wait_result (&slot);
+  g_assert_null (ncz_store_read_many_finish (store, result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_object_unref (result);
+  ncz_store_list_page_async (store, "a", NULL, 5, G_PRIORITY_DEFAULT, cancelled, async_done,
+                             &slot);
+  result = wait_result (&slot);
+  g_assert_null (ncz_store_list_page_finish (store, result, &next, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (next);
+  g_clear_error (&error);
+  g_object_unref (result);
+  ncz_store_remove_async (store, "a", G_PRIORITY_DEFAULT, cancelled, async_done, &slot);
+  result = wait_result (&slot);
+  g_assert_false (ncz_store_remove_finish (store, result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_object_unref (result);
+  store_assert_content (store, "a/2", "two!");
+
+  /* bad keys are reported through the callback too */
+  ncz_store_get_length_async (store, "/abs", G_PRIORITY_DEFAULT, NULL, async_done, &slot);
+  result = wait_result (&slot);
+  g_assert_false (ncz_store_get_length_finish (store, result, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_INVALID_KEY);
+  g_clear_error (&error);
+  g_object_unref (result);
+
+  ncz_store_remove_async (store, "a", G_PRIORITY_DEFAULT, NULL, async_done, &slot);
+  result = wait_result (&slot);
+  g_assert_true (ncz_store_remove_finish (store, result, &error));
+  g_assert_no_error (error);
+  g_object_unref (result);
+  g_assert_false (ncz_store_exists (store, "a/1", NULL, &error));
+  g_assert_no_error (error);
 }

@@ -20,6 +20,9 @@ void store_check_read_many (NczStore *store);
 void store_check_read_async (NczStore *store);
 void store_check_cancelled (NczStore *store);
 void store_check_concurrent_reads (NczStore *store);
+void store_check_read_ranges (NczStore *store);
+void store_check_list_pages (NczStore *store);
+void store_check_async_calls (NczStore *store);
 
 /* Asserts that ncz_store_list (@prefix) gives exactly the names that follow. */
 void store_assert_list (NczStore *store, const char *prefix, ...) G_GNUC_NULL_TERMINATED;

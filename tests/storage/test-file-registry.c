@@ -64,6 +64,14 @@ test_registry_open (void)
   reader = open_with_registry (root, NCZ_STORE_READ, &error);
   g_assert_no_error (error);
   store_assert_content (reader, "v/0.0", "chunk");
+
+  /* the interface's properties, as the registry set them */
+  g_assert_cmpuint (ncz_store_get_flags (store), ==, NCZ_STORE_CREATE | NCZ_STORE_WRITE);
+  g_assert_cmpuint (ncz_store_get_flags (reader), ==, NCZ_STORE_READ);
+  g_assert_nonnull (ncz_store_get_url (reader));
+  g_assert_cmpstr (ncz_url_get_storage (ncz_store_get_url (reader)), ==, "file");
+  /* local reads are copies from the page cache: no batching */
+  g_assert_cmpuint (ncz_store_get_io_depth_hint (reader), ==, 1);
   store_assert_list (reader, "", ".zgroup", "v", NULL);
   store_check_concurrent_reads (store);
 

@@ -1101,6 +1101,9 @@ main (int argc, char **argv)
   add_check ("read-async", store_check_read_async);
   add_check ("cancelled", store_check_cancelled);
   add_check ("concurrent-reads", store_check_concurrent_reads);
+  add_check ("read-ranges", store_check_read_ranges);
+  add_check ("list-pages", store_check_list_pages);
+  add_check ("async-calls", store_check_async_calls);
   ADD ("layout", test_layout);
   ADD ("open-missing", test_open_missing);
   ADD ("read-only", test_read_only);

@@ -139,6 +139,9 @@ main (int argc, char **argv)
   add_check ("read-async", store_check_read_async);
   add_check ("cancelled", store_check_cancelled);
   add_check ("concurrent-reads", store_check_concurrent_reads);
+  add_check ("read-ranges", store_check_read_ranges);
+  add_check ("list-pages", store_check_list_pages);
+  add_check ("async-calls", store_check_async_calls);
   g_test_add_func ("/storage/memory/n-objects", test_n_objects);
   g_test_add_func ("/storage/memory/object-and-prefix", test_object_and_prefix);
   g_test_add_func ("/storage/memory/bytes-lifetime", test_bytes_lifetime);

@@ -13,7 +13,6 @@
 
 #include <ncz/ncz-filter-abi.h>
 #include "ncz-foreign-scan.h"
-#include "ncz-registry-private.h"
 
 #define PROGRAM "ncz-inspect-1.0"
 
@@ -736,10 +735,10 @@ codec_abis (NczPluginInfo *info,
 {
   gpointer type_func = NULL, info_func = NULL, codec_func = NULL;
 
-  if (info->module == NULL)
+  if (!ncz_plugin_info_is_loaded (info))
     return;
-  if (g_module_symbol (info->module, "H5PLget_plugin_type", &type_func) &&
-      g_module_symbol (info->module, "H5PLget_plugin_info", &info_func) &&
+  if (ncz_plugin_info_lookup_symbol (info, "H5PLget_plugin_type", &type_func) &&
+      ncz_plugin_info_lookup_symbol (info, "H5PLget_plugin_info", &info_func) &&
       ((NczH5PLGetPluginTypeFunc) type_func) () == NCZ_H5PL_TYPE_FILTER)
     {
       const NczH5ZClass2 *cls = ((NczH5PLGetPluginInfoFunc) info_func) ();
@@ -751,7 +750,7 @@ codec_abis (NczPluginInfo *info,
           d->h5_name = g_strdup (cls->name);
         }
     }
-  if (g_module_symbol (info->module, "NCZ_get_codec_info", &codec_func))
+  if (ncz_plugin_info_lookup_symbol (info, "NCZ_get_codec_info", &codec_func))
     {
       const NczAbiCodec *c = ((const void *(*) (void)) codec_func) ();
 
@@ -1076,6 +1075,30 @@ cmd_manifest (void)
                            ncz_plugin_info_get_description (info));
   provides = g_strjoinv (";", registered);
   g_key_file_set_value (keyfile, "Plugin", "Provides", provides);
+  /* What each format claims, for choosing the format of a URL without
+   * loading the module: [Format NAME] */
+  for (gsize i = 0; registered[i] != NULL; i++)
+    {
+      g_auto(GStrv) probe = NULL;
+      g_autofree char *group = NULL;
+
+      if (!g_str_has_prefix (registered[i], "format:"))
+        continue;
+      probe = ncz_registry_describe_format_probe (scratch, registered[i] + strlen ("format:"));
+      if (probe == NULL)
+        continue;
+      group = g_strconcat ("Format ", registered[i] + strlen ("format:"), NULL);
+      for (gsize j = 0; probe[j] != NULL; j++)
+        {
+          const char *eq = strchr (probe[j], '=');
+          g_autofree char *key = NULL;
+
+          if (eq == NULL)
+            continue;
+          key = g_strndup (probe[j], eq - probe[j]);
+          g_key_file_set_value (keyfile, group, key, eq + 1);
+        }
+    }
   g_key_file_set_comment (keyfile, NULL, NULL,
                           " Written by " PROGRAM " --manifest; do not edit.", NULL);
 

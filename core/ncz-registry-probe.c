@@ -632,8 +632,8 @@ append_offsets (GString        *out,
  *
  * Chooses the format of a file from the signatures the formats claim,
  * with one read of its first bytes (as many as the claimed offsets need,
- * at most 64 KiB: HDF5's signature at 0, 512, 1024, ... 32768). No module
- * is loaded.
+ * at most 64 KiB: HDF5's signature at 0, 512, 1024, ... 32768). Only the
+ * bytes that one read returns are probed. No module is loaded.
  *
  * Returns: (transfer full): the format name, or %NULL with @error set
  *   (%NCZ_DATASET_ERROR_NOT_NCZ naming the signatures and offsets looked
@@ -661,11 +661,18 @@ ncz_registry_probe_stream (NczRegistry   *self,
   claims = collect_claims (self);
   size = head_size (claims);
   head = g_malloc (MAX (size, 1));
-  if (size > 0 &&
-      !g_input_stream_read_all (stream, head, size, &n_read, cancellable, error))
+  /* One request: what a single read returns is what is probed (a local
+   * file gives all it has up to @size). */
+  if (size > 0)
     {
-      g_prefix_error (error, "%s: reading its first bytes: ", url);
-      return NULL;
+      gssize got = g_input_stream_read (stream, head, size, cancellable, error);
+
+      if (got < 0)
+        {
+          g_prefix_error (error, "%s: reading its first bytes: ", url);
+          return NULL;
+        }
+      n_read = (gsize) got;
     }
 
   for (guint i = 0; i < claims->len; i++)

@@ -680,6 +680,58 @@ find_plugin (GPtrArray  *plugins,
   return NULL;
 }
 
+/* Format probes: what each format the plugin provides claims, as the
+ * lines of its manifest's [Format NAME] group */
+
+static void
+json_probes (GString       *out,
+             NczRegistry   *registry,
+             NczPluginInfo *info)
+{
+  const char * const *provides = ncz_plugin_info_get_provides (info);
+  gboolean first = TRUE;
+
+  g_string_append (out, ", \"probes\": {");
+  for (gsize i = 0; provides[i] != NULL; i++)
+    {
+      g_auto(GStrv) lines = NULL;
+
+      if (!g_str_has_prefix (provides[i], "format:"))
+        continue;
+      lines = ncz_registry_describe_format_probe (registry, provides[i] + strlen ("format:"));
+      if (lines == NULL)
+        continue;
+      if (!first)
+        g_string_append (out, ", ");
+      json_string (out, provides[i] + strlen ("format:"));
+      g_string_append (out, ": ");
+      json_strv (out, (const char * const *) lines);
+      first = FALSE;
+    }
+  g_string_append_c (out, '}');
+}
+
+static void
+print_probes (NczRegistry   *registry,
+              NczPluginInfo *info)
+{
+  const char * const *provides = ncz_plugin_info_get_provides (info);
+
+  for (gsize i = 0; provides[i] != NULL; i++)
+    {
+      g_auto(GStrv) lines = NULL;
+      g_autofree char *joined = NULL;
+
+      if (!g_str_has_prefix (provides[i], "format:"))
+        continue;
+      lines = ncz_registry_describe_format_probe (registry, provides[i] + strlen ("format:"));
+      if (lines == NULL)
+        continue;
+      joined = g_strjoinv ("  ", lines);
+      g_print ("%-13s %s: %s\n", "Probe", provides[i] + strlen ("format:"), joined);
+    }
+}
+
 /* Codec details */
 
 typedef struct {
@@ -883,7 +935,9 @@ cmd_details (NczRegistry *registry,
             g_string_append (out, ", ");
           json_codec_details (out, g_ptr_array_index (codecs, i));
         }
-      g_string_append (out, "]}\n");
+      g_string_append_c (out, ']');
+      json_probes (out, registry, info);
+      g_string_append (out, "}\n");
       fputs (out->str, stdout);
       g_string_free (out, TRUE);
     }
@@ -904,6 +958,7 @@ cmd_details (NczRegistry *registry,
       if (error != NULL)
         FIELD ("Error", error->message);
 #undef FIELD
+      print_probes (registry, info);
       if (plugin_has_kind (info, "codec-provider"))
         {
           NczForeignScan *scan = ncz_foreign_scan_get_default ();

@@ -13,6 +13,8 @@
 #include <glib/gstdio.h>
 #include <ncz/ncz.h>
 
+#include "ncz-known-plugins.h"   /* generated from meson.build's plugin list */
+
 /* ---- a store that counts the requests it forwards ---- */
 
 typedef struct {
@@ -661,6 +663,43 @@ test_known_probes (void)
   g_assert_true (ncz_registry_format_needs_store (registry, "nczarr"));
 }
 
+/* Every module this build makes is in the known-plugin table, under its
+ * plugin name, module file and features, so that the "not installed"
+ * hint names the module and package that really exist. */
+static void
+test_known_table_matches_manifests (void)
+{
+  g_autoptr(NczRegistry) registry = fresh_registry ();
+  g_autoptr(GPtrArray) plugins = ncz_registry_list_plugins (registry);
+  guint n_checked = 0;
+
+  for (guint i = 0; i < plugins->len; i++)
+    {
+      NczPluginInfo *info = g_ptr_array_index (plugins, i);
+      const char *name = ncz_plugin_info_get_name (info);
+      g_autofree char *module = g_path_get_basename (ncz_plugin_info_get_filename (info));
+      const NczKnownPlugin *known = NULL;
+      g_autofree char *expect_module = NULL;
+      g_auto(GStrv) known_provides = NULL;
+      const char * const *provides = ncz_plugin_info_get_provides (info);
+
+      for (gsize j = 0; j < G_N_ELEMENTS (ncz_known_plugins); j++)
+        if (strcmp (ncz_known_plugins[j].name, name) == 0)
+          known = &ncz_known_plugins[j];
+      if (known == NULL)
+        g_error ("plugin '%s' (%s) is missing from ncz_known_plugins in meson.build",
+                 name, module);
+      expect_module = g_strdup_printf ("libncz-%s.%s", known->module, G_MODULE_SUFFIX);
+      g_assert_cmpstr (module, ==, expect_module);
+      g_assert_cmpstr (known->package, ==, name);
+      known_provides = g_strsplit (known->provides, ";", -1);
+      g_assert_cmpstrv (provides, known_provides);
+      n_checked++;
+    }
+  /* the file store, the nczarr backend and the codec modules at least */
+  g_assert_cmpuint (n_checked, >=, 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -681,6 +720,7 @@ main (int argc, char **argv)
   g_test_add_func ("/probe/manifest/round-trip", test_manifest_round_trip);
   g_test_add_func ("/probe/manifest/bad-probe", test_manifest_bad_probe);
   g_test_add_func ("/probe/known", test_known_probes);
+  g_test_add_func ("/probe/known-table-matches-manifests", test_known_table_matches_manifests);
 
   return g_test_run ();
 }

@@ -24,12 +24,19 @@
  * [Plugin]
  * Module=libncz-codec-zstd.so
  * Name=zstd
- * Abi=1
+ * Abi=2
  * Version=1.0.0
  * License=BSD-3-Clause
  * Description=Zstandard codec
  * Provides=codec:zstd;hdf5-filter:32015
  * ]|
+ *
+ * `Abi` is the module SDK version (%NCZ_PLUGIN_ABI). A format module's
+ * manifest also holds one `[Format NAME]` group per format, with what the
+ * format claims (#NczFormatProbe: `Modes`, `Signature`,
+ * `SignatureOffsets`, `Markers`, `NeedsStore`), from which
+ * ncz_registry_choose_format() picks the format of a URL without loading
+ * any module.
  *
  * The registry reads the manifests the first time it is asked anything,
  * and opens a module only when one of its features is first used, so
@@ -41,8 +48,8 @@
  *
  * A module exports one function, `ncz_plugin_NAME_describe` (with `-` in
  * the plugin name written `_`), returning an #NczPluginDesc whose
- * register_func calls ncz_registry_add_store(), ncz_registry_add_format()
- * or ncz_registry_add_codec(). Programs can call those functions too, to
+ * register_func calls ncz_registry_add_store(),
+ * ncz_registry_add_format_with_probe() or ncz_registry_add_codec(). Programs can call those functions too, to
  * provide built-in implementations without any module.
  *
  * Codecs no module registers can come from codec providers

@@ -551,6 +551,7 @@ test_manifest_round_trip (void)
   g_auto(GStrv) registered_lines = NULL;
   g_autofree char *format = NULL;
   g_autofree char *markers = NULL;
+  g_autofree char *provides = NULL;
   g_autoptr(GPtrArray) plugins = NULL;
   guint8 head[600] = { 0 };
   static const guint8 sig[] = { 'N', 'C', 'Z', 0x00, 0xff, 'F', 'X' };
@@ -558,8 +559,8 @@ test_manifest_round_trip (void)
   /* ncz-inspect-1.0 --manifest wrote the module's probe */
   g_key_file_load_from_file (keyfile, manifest_path, G_KEY_FILE_NONE, &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (g_key_file_get_value (keyfile, "Plugin", "Provides", NULL), ==,
-                   "format:fixture-fmt");
+  provides = g_key_file_get_value (keyfile, "Plugin", "Provides", NULL);
+  g_assert_cmpstr (provides, ==, "format:fixture-fmt");
   markers = g_key_file_get_value (keyfile, "Format fixture-fmt", "Markers", &error);
   g_assert_no_error (error);
   g_assert_cmpstr (markers, ==, "fixture.marker;meta/fixture.json");

@@ -4,7 +4,9 @@
  */
 #include "config.h"
 
+#include "ncz-core-private.h"
 #include "ncz-io-private.h"
+#include "ncz-registry-private.h"
 
 /**
  * NczDataset:
@@ -157,15 +159,15 @@ dataset_new (NczUrl *url, NczStore *store, gboolean writable)
 }
 
 static NczDataset *
-dataset_start (NczStore *store, NczUrl *url, gboolean create, gboolean writable,
-               GCancellable *cancellable, GError **error)
+dataset_start (const char *format, NczStore *store, NczUrl *url, gboolean create,
+               gboolean writable, GCancellable *cancellable, GError **error)
 {
   NczRegistry *registry = ncz_registry_get_default ();
   g_autoptr(NczDataset) self = NULL;
   gboolean ok;
 
   self = dataset_new (url, store, writable);
-  self->format = ncz_registry_new_format (registry, url, store, error);
+  self->format = ncz_registry_create_format (registry, format, url, store, error);
   if (self->format == NULL)
     {
       if (create && store)
@@ -207,10 +209,25 @@ NczDataset *
 ncz_dataset_open_store (NczStore *store, NczUrl *url, NczOpenFlags flags,
                         GCancellable *cancellable, GError **error)
 {
+  g_autofree char *format = NULL;
+
   g_return_val_if_fail (NCZ_IS_STORE (store), NULL);
   g_return_val_if_fail (NCZ_IS_URL (url), NULL);
-  return dataset_start (store, url, FALSE, (flags & NCZ_OPEN_WRITE) != 0,
+  format = ncz_registry_choose_format (ncz_registry_get_default (), url, store,
+                                       cancellable, error);
+  if (format == NULL)
+    return NULL;
+  return dataset_start (format, store, url, FALSE, (flags & NCZ_OPEN_WRITE) != 0,
                         cancellable, error);
+}
+
+/* The format of a new dataset: the one the URL names, else nczarr. */
+static char *
+format_for_create (NczUrl *url)
+{
+  char *format = ncz_registry_format_from_url (ncz_registry_get_default (), url);
+
+  return format != NULL ? format : g_strdup ("nczarr");
 }
 
 /**
@@ -227,9 +244,12 @@ NczDataset *
 ncz_dataset_create_in_store (NczStore *store, NczUrl *url,
                              GCancellable *cancellable, GError **error)
 {
+  g_autofree char *format = NULL;
+
   g_return_val_if_fail (NCZ_IS_STORE (store), NULL);
   g_return_val_if_fail (NCZ_IS_URL (url), NULL);
-  return dataset_start (store, url, TRUE, TRUE, cancellable, error);
+  format = format_for_create (url);
+  return dataset_start (format, store, url, TRUE, TRUE, cancellable, error);
 }
 
 /**
@@ -239,7 +259,15 @@ ncz_dataset_create_in_store (NczStore *store, NczUrl *url,
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
- * Opens an existing dataset, loading its metadata.
+ * Opens an existing dataset, loading its metadata. The format is chosen
+ * first (ncz_registry_choose_format()): the one the URL names
+ * (`#mode=zarr`, `#format=hdf5`), else the one whose signature a local
+ * file starts with (one read), else the one whose marker keys exist in
+ * the store (`.zgroup`, `.zarray`: a few existence checks). A store is
+ * opened only for a format that needs one. A URL no format claims is an
+ * %NCZ_DATASET_ERROR_NOT_NCZ error saying what was looked for; a format
+ * whose module is missing is %NCZ_PLUGIN_ERROR_NOT_INSTALLED naming the
+ * package to install.
  *
  * Returns: (transfer full): the dataset
  * Since: 1.0
@@ -250,18 +278,41 @@ ncz_dataset_open (const char *url, NczOpenFlags flags,
 {
   g_autoptr(NczUrl) u = NULL;
   g_autoptr(NczStore) store = NULL;
+  g_autofree char *format = NULL;
   NczRegistry *registry = ncz_registry_get_default ();
+  guint store_flags = (flags & NCZ_OPEN_WRITE) ? NCZ_STORE_WRITE : NCZ_STORE_READ;
 
   g_return_val_if_fail (url != NULL, NULL);
   u = ncz_url_parse (url, error);
   if (u == NULL)
     return NULL;
-  store = ncz_registry_open_store (registry, u,
-                                   (flags & NCZ_OPEN_WRITE) ? NCZ_STORE_WRITE : NCZ_STORE_READ,
-                                   cancellable, error);
-  if (store == NULL)
-    return NULL;
-  return dataset_start (store, u, FALSE, (flags & NCZ_OPEN_WRITE) != 0, cancellable, error);
+
+  /* The format first: named by the URL, else probed from a file's first
+   * bytes, else from marker keys in the store (which is then kept). */
+  format = ncz_registry_format_from_url (registry, u);
+  if (format == NULL && !_ncz_url_is_plain_file (u))
+    {
+      store = ncz_registry_open_store (registry, u, store_flags, cancellable, error);
+      if (store == NULL)
+        return NULL;
+    }
+  if (format == NULL)
+    {
+      format = ncz_registry_choose_format (registry, u, store, cancellable, error);
+      if (format == NULL)
+        return NULL;
+    }
+
+  if (!ncz_registry_format_needs_store (registry, format))
+    g_clear_object (&store);
+  else if (store == NULL)
+    {
+      store = ncz_registry_open_store (registry, u, store_flags, cancellable, error);
+      if (store == NULL)
+        return NULL;
+    }
+  return dataset_start (format, store, u, FALSE, (flags & NCZ_OPEN_WRITE) != 0,
+                        cancellable, error);
 }
 
 static void
@@ -329,7 +380,8 @@ ncz_dataset_open_finish (GAsyncResult *result, GError **error)
  * @error: return location for a #GError
  *
  * Creates a new dataset, replacing what was at @url unless
- * %NCZ_CREATE_NO_CLOBBER is given.
+ * %NCZ_CREATE_NO_CLOBBER is given. Its format is the one the URL names
+ * (`#mode=zarr`, `#format=NAME`), else `nczarr`: nothing is probed.
  *
  * Returns: (transfer full): the dataset, writable
  * Since: 1.0
@@ -340,12 +392,14 @@ ncz_dataset_create (const char *url, NczCreateFlags flags,
 {
   g_autoptr(NczUrl) u = NULL;
   g_autoptr(NczStore) store = NULL;
+  g_autofree char *format = NULL;
   NczRegistry *registry = ncz_registry_get_default ();
 
   g_return_val_if_fail (url != NULL, NULL);
   u = ncz_url_parse (url, error);
   if (u == NULL)
     return NULL;
+  format = format_for_create (u);
   if (flags & NCZ_CREATE_NO_CLOBBER)
     {
       g_autoptr(NczStore) existing = ncz_registry_open_store (registry, u, NCZ_STORE_READ,
@@ -361,7 +415,7 @@ ncz_dataset_create (const char *url, NczCreateFlags flags,
                                    cancellable, error);
   if (store == NULL)
     return NULL;
-  return dataset_start (store, u, TRUE, TRUE, cancellable, error);
+  return dataset_start (format, store, u, TRUE, TRUE, cancellable, error);
 }
 
 /**

@@ -307,8 +307,14 @@ ncz_plugin_info_get_error (NczPluginInfo *self)
   return self->error;
 }
 
-/* Private API for the tools. */
-
+/**
+ * ncz_plugin_info_get_status:
+ * @self: a plugin info
+ *
+ * Returns: where the plugin stands: available (not loaded yet), loaded,
+ *   failed, skipped or disabled
+ * Since: 1.0
+ */
 NczPluginStatus
 ncz_plugin_info_get_status (NczPluginInfo *self)
 {
@@ -316,6 +322,14 @@ ncz_plugin_info_get_status (NczPluginInfo *self)
   return (NczPluginStatus) g_atomic_int_get (&self->status);
 }
 
+/**
+ * ncz_plugin_status_to_string:
+ * @status: a plugin status
+ *
+ * Returns: the status as `ncz-inspect-1.0` shows it: `available`,
+ *   `loaded`, `failed`, `skipped`, `disabled`
+ * Since: 1.0
+ */
 const char *
 ncz_plugin_status_to_string (NczPluginStatus status)
 {
@@ -336,6 +350,13 @@ ncz_plugin_status_to_string (NczPluginStatus status)
     }
 }
 
+/**
+ * ncz_plugin_info_get_license:
+ * @self: a plugin info
+ *
+ * Returns: (nullable): the SPDX license identifier of the plugin
+ * Since: 1.0
+ */
 const char *
 ncz_plugin_info_get_license (NczPluginInfo *self)
 {
@@ -343,6 +364,14 @@ ncz_plugin_info_get_license (NczPluginInfo *self)
   return self->license;
 }
 
+/**
+ * ncz_plugin_info_get_abi:
+ * @self: a plugin info
+ *
+ * Returns: the plugin ABI its manifest names (%NCZ_PLUGIN_ABI, the module
+ *   SDK version, for a usable plugin)
+ * Since: 1.0
+ */
 guint
 ncz_plugin_info_get_abi (NczPluginInfo *self)
 {
@@ -350,6 +379,18 @@ ncz_plugin_info_get_abi (NczPluginInfo *self)
   return self->abi;
 }
 
+/**
+ * ncz_plugin_info_dup_registered:
+ * @self: a plugin info
+ *
+ * The features the module registered when it was loaded, each as
+ * `kind:name`, in order; `ncz-inspect-1.0 --manifest` writes them as the
+ * manifest's `Provides`.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the features, empty
+ *   before the module is loaded
+ * Since: 1.0
+ */
 char **
 ncz_plugin_info_dup_registered (NczPluginInfo *self)
 {
@@ -367,4 +408,32 @@ ncz_plugin_info_dup_registered (NczPluginInfo *self)
   result = g_strv_builder_end (builder);
   g_strv_builder_unref (builder);
   return result;
+}
+
+/**
+ * ncz_plugin_info_lookup_symbol: (skip)
+ * @self: a plugin info
+ * @symbol: a symbol name
+ * @address: (out): where to store the symbol's address
+ *
+ * Looks a symbol up in the loaded module, for example the HDF5 plugin ABI
+ * a codec module exports beside its entry point.
+ *
+ * Returns: %TRUE if the module is loaded and exports @symbol
+ * Since: 1.0
+ */
+gboolean
+ncz_plugin_info_lookup_symbol (NczPluginInfo *self,
+                               const char    *symbol,
+                               gpointer      *address)
+{
+  g_return_val_if_fail (NCZ_IS_PLUGIN_INFO (self), FALSE);
+  g_return_val_if_fail (symbol != NULL, FALSE);
+  g_return_val_if_fail (address != NULL, FALSE);
+
+  *address = NULL;
+  /* The module pointer is set once, before the status says LOADED. */
+  if (!ncz_plugin_info_is_loaded (self) || self->module == NULL)
+    return FALSE;
+  return g_module_symbol (self->module, symbol, address) && *address != NULL;
 }

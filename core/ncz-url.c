@@ -95,6 +95,7 @@ struct _NczUrl
   GPtrArray *fragment; /* FragItem */
 
   NczUrlMode mode;
+  NczUrlMode given_mode; /* the mode words the URL wrote, before inference */
   const char *storage; /* static string or NULL */
   const char *format;  /* static string or NULL */
 
@@ -1125,6 +1126,7 @@ ncz_url_parse_internal (NczUrl  *self,
   /* Fragment and mode inference */
   if (!parse_fragment (self, fragment, &given, error))
     return FALSE;
+  self->given_mode = given;
   if ((given & NCZ_URL_MODE_XARRAY) && (given & NCZ_URL_MODE_NOXARRAY))
     {
       set_url_error (error, self->original, "modes 'xarray' and 'noxarray' contradict each other");
@@ -1500,6 +1502,26 @@ ncz_url_get_fragment_keys (NczUrl *self)
   for (guint i = 0; i < self->fragment->len; i++)
     keys[i] = g_strdup (((FragItem *) g_ptr_array_index (self->fragment, i))->key);
   return keys;
+}
+
+/**
+ * ncz_url_get_given_mode:
+ * @self: a URL
+ *
+ * The mode words the URL itself wrote (`#mode=zarr,file` gives
+ * %NCZ_URL_MODE_ZARR and %NCZ_URL_MODE_FILE), without what
+ * ncz_url_get_mode() infers. The registry chooses the format by these
+ * words and probes when they name none.
+ *
+ * Returns: the mode as written
+ *
+ * Since: 1.0
+ */
+NczUrlMode
+ncz_url_get_given_mode (NczUrl *self)
+{
+  g_return_val_if_fail (NCZ_IS_URL (self), NCZ_URL_MODE_NONE);
+  return self->given_mode;
 }
 
 /**

@@ -43,6 +43,31 @@ typedef struct {
   gpointer padding[4];
 } NczPluginDesc;
 
+/**
+ * NczPluginStatus:
+ * @NCZ_PLUGIN_STATUS_AVAILABLE: manifest read; the module is not loaded yet
+ * @NCZ_PLUGIN_STATUS_LOADED: the module is loaded, checked and resident
+ * @NCZ_PLUGIN_STATUS_FAILED: loading the module failed; it is not retried
+ * @NCZ_PLUGIN_STATUS_SKIPPED: the manifest was rejected while scanning
+ *   (unreadable, wrong Abi, duplicate module file name or plugin name)
+ * @NCZ_PLUGIN_STATUS_DISABLED: the plugin is named in `NCZ_PLUGIN_DISABLE`
+ *
+ * Where a plugin stands. Every status but AVAILABLE and LOADED comes with
+ * an error (ncz_plugin_info_get_error()).
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  NCZ_PLUGIN_STATUS_AVAILABLE,
+  NCZ_PLUGIN_STATUS_LOADED,
+  NCZ_PLUGIN_STATUS_FAILED,
+  NCZ_PLUGIN_STATUS_SKIPPED,
+  NCZ_PLUGIN_STATUS_DISABLED,
+} NczPluginStatus;
+
+NCZ_AVAILABLE_IN_ALL
+const char *ncz_plugin_status_to_string (NczPluginStatus status);
+
 /* NczPluginInfo: what the registry knows of one plugin module; documented
  * in ncz-plugin-info.c */
 #define NCZ_TYPE_PLUGIN_INFO (ncz_plugin_info_get_type ())
@@ -65,5 +90,25 @@ NCZ_AVAILABLE_IN_ALL
 gboolean ncz_plugin_info_is_loaded (NczPluginInfo *self);
 NCZ_AVAILABLE_IN_ALL
 const GError *ncz_plugin_info_get_error (NczPluginInfo *self);
+NCZ_AVAILABLE_IN_ALL
+NczPluginStatus ncz_plugin_info_get_status (NczPluginInfo *self);
+NCZ_AVAILABLE_IN_ALL
+const char *ncz_plugin_info_get_license (NczPluginInfo *self);
+NCZ_AVAILABLE_IN_ALL
+guint ncz_plugin_info_get_abi (NczPluginInfo *self);
+NCZ_AVAILABLE_IN_ALL
+char **ncz_plugin_info_dup_registered (NczPluginInfo *self);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_plugin_info_lookup_symbol (NczPluginInfo *self, const char *symbol,
+                                        gpointer *address);
+
+/* Loading modules now rather than when a feature is first used
+ * (ncz-inspect-1.0); documented in ncz-registry-loader.c */
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_registry_load_plugin (NczRegistry *self, NczPluginInfo *info,
+                                   GError **error);
+NCZ_AVAILABLE_IN_ALL
+NczPluginInfo *ncz_registry_load_module (NczRegistry *self, const char *filename,
+                                         const char *name, GError **error);
 
 G_END_DECLS

@@ -65,6 +65,49 @@ void ncz_registry_add_store (NczRegistry *self, const char *name, GType type,
 NCZ_AVAILABLE_IN_ALL
 void ncz_registry_add_format (NczRegistry *self, const char *name, GType type,
                               int priority);
+/**
+ * NczFormatProbe:
+ * @modes: (nullable) (array zero-terminated=1): the URL mode words that
+ *   select this format (`nczarr`, `zarr`); a URL's `format=NAME` key
+ *   always selects format NAME
+ * @signature: (nullable) (array length=signature_length): bytes a file of
+ *   this format holds at one of @signature_offsets
+ * @signature_length: the length of @signature (at most 64)
+ * @signature_offsets: (nullable) (array length=n_signature_offsets): the
+ *   offsets where @signature may lie, in increasing order
+ * @n_signature_offsets: the number of @signature_offsets
+ * @signature_offsets_double: after the last offset, keep doubling it
+ *   (HDF5: 0, 512, 1024, 2048, ...) within the first bytes read
+ * @markers: (nullable) (array zero-terminated=1): keys whose existence at
+ *   the root of a store marks this format (`.zgroup`, `zarr.json`)
+ * @needs_store: whether the format reads and writes through an #NczStore
+ *   (%FALSE: it opens its file itself)
+ *
+ * What a format backend claims, so that the registry can choose the
+ * format of a URL before any store is opened or any module loaded. A
+ * format module passes it to ncz_registry_add_format_with_probe();
+ * `ncz-inspect-1.0 --manifest` writes it into the module's manifest
+ * (`[Format NAME]` group), where the registry reads it.
+ *
+ * Since: 1.0
+ */
+typedef struct {
+  const char * const *modes;
+  const guint8 *signature;
+  gsize signature_length;
+  const guint64 *signature_offsets;
+  gsize n_signature_offsets;
+  gboolean signature_offsets_double;
+  const char * const *markers;
+  gboolean needs_store;
+  /*< private >*/
+  gpointer padding[4];
+} NczFormatProbe;
+
+NCZ_AVAILABLE_IN_ALL
+void ncz_registry_add_format_with_probe (NczRegistry *self, const char *name,
+                                         GType type, int priority,
+                                         const NczFormatProbe *probe);
 NCZ_AVAILABLE_IN_ALL
 void ncz_registry_add_codec (NczRegistry *self, GType type,
                              const char *codec_id, guint filter_id,
@@ -128,7 +171,38 @@ NczFormat *ncz_registry_new_format (NczRegistry *self, NczUrl *url,
                                     NczStore *store, GError **error);
 
 NCZ_AVAILABLE_IN_ALL
+NczFormat *ncz_registry_create_format (NczRegistry *self, const char *name,
+                                       NczUrl *url, NczStore *store,
+                                       GError **error);
+
+NCZ_AVAILABLE_IN_ALL
+char *ncz_registry_format_from_url (NczRegistry *self, NczUrl *url);
+NCZ_AVAILABLE_IN_ALL
+char *ncz_registry_choose_format (NczRegistry *self, NczUrl *url,
+                                  NczStore *store, GCancellable *cancellable,
+                                  GError **error);
+NCZ_AVAILABLE_IN_ALL
+char *ncz_registry_probe_store (NczRegistry *self, NczStore *store,
+                                const char *url, GCancellable *cancellable,
+                                GError **error);
+NCZ_AVAILABLE_IN_ALL
+char *ncz_registry_probe_stream (NczRegistry *self, GInputStream *stream,
+                                 const char *url, GCancellable *cancellable,
+                                 GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_registry_format_needs_store (NczRegistry *self, const char *name);
+NCZ_AVAILABLE_IN_ALL
+char **ncz_registry_describe_format_probe (NczRegistry *self, const char *name);
+
+NCZ_AVAILABLE_IN_ALL
+const char *ncz_feature_kind_to_string (NczFeatureKind kind);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_feature_kind_from_string (const char *str, NczFeatureKind *kind);
+
+NCZ_AVAILABLE_IN_ALL
 char **ncz_registry_get_search_path (NczRegistry *self);
+NCZ_AVAILABLE_IN_ALL
+char **ncz_registry_get_search_path_sources (NczRegistry *self);
 NCZ_AVAILABLE_IN_ALL
 GPtrArray *ncz_registry_list_plugins (NczRegistry *self);
 

@@ -78,6 +78,8 @@ char **ncz_url_get_fragment_keys (NczUrl *self);
 NCZ_AVAILABLE_IN_ALL
 NczUrlMode ncz_url_get_mode (NczUrl *self);
 NCZ_AVAILABLE_IN_ALL
+NczUrlMode ncz_url_get_given_mode (NczUrl *self);
+NCZ_AVAILABLE_IN_ALL
 gboolean ncz_url_is_pure_zarr (NczUrl *self);
 NCZ_AVAILABLE_IN_ALL
 gboolean ncz_url_use_xarray (NczUrl *self);

@@ -13,7 +13,6 @@
 
 #include <ncz/ncz-filter-abi.h>
 #include "ncz-foreign-scan.h"
-#include "ncz-registry-private.h"
 
 #define PROGRAM "ncz-inspect-1.0"
 
@@ -681,6 +680,58 @@ find_plugin (GPtrArray  *plugins,
   return NULL;
 }
 
+/* Format probes: what each format the plugin provides claims, as the
+ * lines of its manifest's [Format NAME] group */
+
+static void
+json_probes (GString       *out,
+             NczRegistry   *registry,
+             NczPluginInfo *info)
+{
+  const char * const *provides = ncz_plugin_info_get_provides (info);
+  gboolean first = TRUE;
+
+  g_string_append (out, ", \"probes\": {");
+  for (gsize i = 0; provides[i] != NULL; i++)
+    {
+      g_auto(GStrv) lines = NULL;
+
+      if (!g_str_has_prefix (provides[i], "format:"))
+        continue;
+      lines = ncz_registry_describe_format_probe (registry, provides[i] + strlen ("format:"));
+      if (lines == NULL)
+        continue;
+      if (!first)
+        g_string_append (out, ", ");
+      json_string (out, provides[i] + strlen ("format:"));
+      g_string_append (out, ": ");
+      json_strv (out, (const char * const *) lines);
+      first = FALSE;
+    }
+  g_string_append_c (out, '}');
+}
+
+static void
+print_probes (NczRegistry   *registry,
+              NczPluginInfo *info)
+{
+  const char * const *provides = ncz_plugin_info_get_provides (info);
+
+  for (gsize i = 0; provides[i] != NULL; i++)
+    {
+      g_auto(GStrv) lines = NULL;
+      g_autofree char *joined = NULL;
+
+      if (!g_str_has_prefix (provides[i], "format:"))
+        continue;
+      lines = ncz_registry_describe_format_probe (registry, provides[i] + strlen ("format:"));
+      if (lines == NULL)
+        continue;
+      joined = g_strjoinv ("  ", lines);
+      g_print ("%-13s %s: %s\n", "Probe", provides[i] + strlen ("format:"), joined);
+    }
+}
+
 /* Codec details */
 
 typedef struct {
@@ -736,10 +787,10 @@ codec_abis (NczPluginInfo *info,
 {
   gpointer type_func = NULL, info_func = NULL, codec_func = NULL;
 
-  if (info->module == NULL)
+  if (!ncz_plugin_info_is_loaded (info))
     return;
-  if (g_module_symbol (info->module, "H5PLget_plugin_type", &type_func) &&
-      g_module_symbol (info->module, "H5PLget_plugin_info", &info_func) &&
+  if (ncz_plugin_info_lookup_symbol (info, "H5PLget_plugin_type", &type_func) &&
+      ncz_plugin_info_lookup_symbol (info, "H5PLget_plugin_info", &info_func) &&
       ((NczH5PLGetPluginTypeFunc) type_func) () == NCZ_H5PL_TYPE_FILTER)
     {
       const NczH5ZClass2 *cls = ((NczH5PLGetPluginInfoFunc) info_func) ();
@@ -751,7 +802,7 @@ codec_abis (NczPluginInfo *info,
           d->h5_name = g_strdup (cls->name);
         }
     }
-  if (g_module_symbol (info->module, "NCZ_get_codec_info", &codec_func))
+  if (ncz_plugin_info_lookup_symbol (info, "NCZ_get_codec_info", &codec_func))
     {
       const NczAbiCodec *c = ((const void *(*) (void)) codec_func) ();
 
@@ -884,7 +935,9 @@ cmd_details (NczRegistry *registry,
             g_string_append (out, ", ");
           json_codec_details (out, g_ptr_array_index (codecs, i));
         }
-      g_string_append (out, "]}\n");
+      g_string_append_c (out, ']');
+      json_probes (out, registry, info);
+      g_string_append (out, "}\n");
       fputs (out->str, stdout);
       g_string_free (out, TRUE);
     }
@@ -905,6 +958,7 @@ cmd_details (NczRegistry *registry,
       if (error != NULL)
         FIELD ("Error", error->message);
 #undef FIELD
+      print_probes (registry, info);
       if (plugin_has_kind (info, "codec-provider"))
         {
           NczForeignScan *scan = ncz_foreign_scan_get_default ();
@@ -1076,6 +1130,30 @@ cmd_manifest (void)
                            ncz_plugin_info_get_description (info));
   provides = g_strjoinv (";", registered);
   g_key_file_set_value (keyfile, "Plugin", "Provides", provides);
+  /* What each format claims, for choosing the format of a URL without
+   * loading the module: [Format NAME] */
+  for (gsize i = 0; registered[i] != NULL; i++)
+    {
+      g_auto(GStrv) probe = NULL;
+      g_autofree char *group = NULL;
+
+      if (!g_str_has_prefix (registered[i], "format:"))
+        continue;
+      probe = ncz_registry_describe_format_probe (scratch, registered[i] + strlen ("format:"));
+      if (probe == NULL)
+        continue;
+      group = g_strconcat ("Format ", registered[i] + strlen ("format:"), NULL);
+      for (gsize j = 0; probe[j] != NULL; j++)
+        {
+          const char *eq = strchr (probe[j], '=');
+          g_autofree char *key = NULL;
+
+          if (eq == NULL)
+            continue;
+          key = g_strndup (probe[j], eq - probe[j]);
+          g_key_file_set_value (keyfile, group, key, eq + 1);
+        }
+    }
   g_key_file_set_comment (keyfile, NULL, NULL,
                           " Written by " PROGRAM " --manifest; do not edit.", NULL);
 

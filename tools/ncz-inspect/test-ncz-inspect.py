@@ -352,6 +352,18 @@ def run_checks(tap, exe, plugins, tmp, env, lzf_codec):
     rc, _, _ = inspect(exe, ["--atleast-version", "1"], env)
     tap.ok(rc == 2, "--atleast-version without --exists is a usage error")
 
+    # A format plugin shows its probe, read from its manifest
+    rc, out, err = inspect(exe, ["--json", "nczarr"], env)
+    doc3 = json.loads(out) if rc == 0 else {}
+    probe = doc3.get("probes", {}).get("nczarr", [])
+    tap.ok("Markers=.zgroup;.zarray;.nczarr" in probe and "NeedsStore=true" in probe and
+           any(line.startswith("Modes=") and "zarr" in line.split("=", 1)[1].split(";")
+               for line in probe),
+           "ncz-inspect-1.0 --json nczarr shows its probe (modes, markers, store)", out + err)
+    rc, out, err = inspect(exe, ["nczarr"], env)
+    tap.ok(rc == 0 and "Probe" in out and ".zgroup" in out,
+           "ncz-inspect-1.0 nczarr prints a Probe line", out + err)
+
     # Without HDF5_PLUGIN_PATH: the default directory only
     env2 = dict(env)
     del env2["HDF5_PLUGIN_PATH"]

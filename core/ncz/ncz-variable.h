@@ -168,26 +168,30 @@ gboolean ncz_variable_remove_attribute (NczVariable *self, const char *name,
                                         GError **error);
 
 NCZ_AVAILABLE_IN_ALL
-gboolean ncz_variable_read (NczVariable *self, guint n_dims,
-                            const guint64 *start, const guint64 *count,
-                            const gint64 *stride, gpointer buffer,
-                            gsize buffer_size, GCancellable *cancellable,
-                            GError **error);
+gboolean ncz_variable_read (NczVariable *self,
+                            const guint64 *start, guint n_start,
+                            const guint64 *count, guint n_count,
+                            const gint64 *stride, guint n_stride,
+                            gpointer buffer, gsize buffer_size,
+                            GCancellable *cancellable, GError **error);
 NCZ_AVAILABLE_IN_ALL
-gboolean ncz_variable_write (NczVariable *self, guint n_dims,
-                             const guint64 *start, const guint64 *count,
-                             const gint64 *stride, gconstpointer buffer,
-                             gsize buffer_size, GCancellable *cancellable,
-                             GError **error);
+gboolean ncz_variable_write (NczVariable *self,
+                             const guint64 *start, guint n_start,
+                             const guint64 *count, guint n_count,
+                             const gint64 *stride, guint n_stride,
+                             gconstpointer buffer, gsize buffer_size,
+                             GCancellable *cancellable, GError **error);
 NCZ_AVAILABLE_IN_ALL
-GBytes *ncz_variable_read_bytes (NczVariable *self, guint n_dims,
-                                 const guint64 *start, const guint64 *count,
-                                 const gint64 *stride,
+GBytes *ncz_variable_read_bytes (NczVariable *self,
+                                 const guint64 *start, guint n_start,
+                                 const guint64 *count, guint n_count,
+                                 const gint64 *stride, guint n_stride,
                                  GCancellable *cancellable, GError **error);
 NCZ_AVAILABLE_IN_ALL
-void ncz_variable_read_bytes_async (NczVariable *self, guint n_dims,
-                                    const guint64 *start, const guint64 *count,
-                                    const gint64 *stride,
+void ncz_variable_read_bytes_async (NczVariable *self,
+                                    const guint64 *start, guint n_start,
+                                    const guint64 *count, guint n_count,
+                                    const gint64 *stride, guint n_stride,
                                     GCancellable *cancellable,
                                     GAsyncReadyCallback callback,
                                     gpointer user_data);
@@ -195,19 +199,23 @@ NCZ_AVAILABLE_IN_ALL
 GBytes *ncz_variable_read_bytes_finish (NczVariable *self, GAsyncResult *result,
                                         GError **error);
 NCZ_AVAILABLE_IN_ALL
-gboolean ncz_variable_write_bytes (NczVariable *self, guint n_dims,
-                                   const guint64 *start, const guint64 *count,
-                                   const gint64 *stride, GBytes *data,
-                                   GCancellable *cancellable, GError **error);
+gboolean ncz_variable_write_bytes (NczVariable *self,
+                                   const guint64 *start, guint n_start,
+                                   const guint64 *count, guint n_count,
+                                   const gint64 *stride, guint n_stride,
+                                   GBytes *data, GCancellable *cancellable,
+                                   GError **error);
 NCZ_AVAILABLE_IN_ALL
-char **ncz_variable_read_strings (NczVariable *self, guint n_dims,
-                                  const guint64 *start, const guint64 *count,
-                                  const gint64 *stride,
+char **ncz_variable_read_strings (NczVariable *self,
+                                  const guint64 *start, guint n_start,
+                                  const guint64 *count, guint n_count,
+                                  const gint64 *stride, guint n_stride,
                                   GCancellable *cancellable, GError **error);
 NCZ_AVAILABLE_IN_ALL
-gboolean ncz_variable_write_strings (NczVariable *self, guint n_dims,
-                                     const guint64 *start, const guint64 *count,
-                                     const gint64 *stride,
+gboolean ncz_variable_write_strings (NczVariable *self,
+                                     const guint64 *start, guint n_start,
+                                     const guint64 *count, guint n_count,
+                                     const gint64 *stride, guint n_stride,
                                      const char * const *strings,
                                      GCancellable *cancellable, GError **error);
 

@@ -44,7 +44,7 @@ ncz_dataset_dispose (GObject *object)
         g_warning ("closing dataset '%s' failed: %s",
                    self->url ? ncz_url_get_original (self->url) : "?", error->message);
     }
-  g_clear_object (&self->root);
+  g_clear_pointer (&self->root, ncz_node_release);
   g_clear_object (&self->format);
   g_clear_object (&self->store);
   g_clear_object (&self->url);
@@ -113,6 +113,7 @@ dataset_new (NczUrl *url, NczStore *store, gboolean writable)
   self->store = store ? g_object_ref (store) : NULL;
   self->writable = writable;
   self->root = ncz_group_new_internal (self, NULL, "/");
+  ncz_node_adopt (self->root);
   return self;
 }
 

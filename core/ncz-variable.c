@@ -23,7 +23,8 @@ struct _NczVariable
 {
   GObject parent_instance;
   char *name;
-  NczGroup *group;        /* weak */
+  NczNodeLink link;       /* to the group, the owner */
+  NczGroup *group;
   NczDataType type;
   GPtrArray *dimensions;  /* NczDimension, strong */
   guint64 *chunks;        /* NULL until set or defaulted */
@@ -78,8 +79,7 @@ static void
 ncz_variable_finalize (GObject *object)
 {
   NczVariable *self = NCZ_VARIABLE (object);
-  if (self->group)
-    g_object_remove_weak_pointer (G_OBJECT (self->group), (gpointer *) &self->group);
+  ncz_node_link_clear (&self->link);
   g_free (self->name);
   g_ptr_array_unref (self->dimensions);
   g_free (self->chunks);
@@ -100,7 +100,9 @@ ncz_variable_class_init (NczVariableClass *klass)
 static void
 ncz_variable_init (NczVariable *self)
 {
-  self->dimensions = g_ptr_array_new_with_free_func (g_object_unref);
+  /* not references: a dimension belongs to a group of the dataset, which
+   * lives as long as any of its objects */
+  self->dimensions = g_ptr_array_new ();
   ncz_attr_list_init (&self->attributes);
   self->vlen_strings = -1;
   g_mutex_init (&self->lock);
@@ -113,15 +115,21 @@ ncz_variable_new_internal (NczGroup *group, const char *name, NczDataType type,
   NczVariable *self = g_object_new (NCZ_TYPE_VARIABLE, NULL);
   self->name = g_strdup (name);
   self->group = group;
-  g_object_add_weak_pointer (G_OBJECT (group), (gpointer *) &self->group);
+  ncz_node_link_init (&self->link, group);
   self->type = type;
   for (guint i = 0; i < n_dims; i++)
-    g_ptr_array_add (self->dimensions, g_object_ref (dimensions[i]));
+    g_ptr_array_add (self->dimensions, dimensions[i]);
   {
     NczDataset *ds = ncz_group_peek_dataset (group);
     self->loaded = ds != NULL && ncz_dataset_is_loading (ds);
   }
   return self;
+}
+
+NczNodeLink *
+ncz_variable_get_link (NczVariable *self)
+{
+  return &self->link;
 }
 
 /**

@@ -29,6 +29,8 @@ G_DECLARE_INTERFACE (NczCodec, ncz_codec, NCZ, CODEC, GObject)
  *
  * A codec. Zarr `filters` then `compressor` run in order on encode and in
  * reverse order on decode.
+ *
+ * Since: 1.0
  */
 struct _NczCodecInterface
 {

@@ -43,6 +43,8 @@ G_DECLARE_INTERFACE (NczFormat, ncz_format, NCZ, FORMAT, GObject)
  * A format backend. Instances are created per dataset with the construct
  * properties "url" (#NczUrl) and "store" (#NczStore, %NULL for formats
  * that do their own I/O).
+ *
+ * Since: 1.0
  */
 struct _NczFormatInterface
 {

@@ -20,6 +20,8 @@ G_BEGIN_DECLS
  * @NCZ_STORE_CREATE: create the store, replacing whatever was at the URL
  *
  * How a store is opened; passed as the "flags" construct property.
+ *
+ * Since: 1.0
  */
 typedef enum /*< flags >*/ {
   NCZ_STORE_READ = 0,
@@ -56,6 +58,8 @@ G_DECLARE_INTERFACE (NczStore, ncz_store, NCZ, STORE, GObject)
  * leading `/` (`.zgroup`, `grp/var/.zarray`, `grp/var/0.1`). The empty
  * string is the root prefix. Implementations may be called from several
  * threads at once.
+ *
+ * Since: 1.0
  */
 struct _NczStoreInterface
 {

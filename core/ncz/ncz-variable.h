@@ -24,6 +24,8 @@ G_BEGIN_DECLS
  *
  * Lossy quantization applied to float and double data before the filters
  * (the values match netCDF's NC_QUANTIZE_* constants).
+ *
+ * Since: 1.0
  */
 typedef enum {
   NCZ_QUANTIZE_NONE = 0,
@@ -33,13 +35,69 @@ typedef enum {
 } NczQuantizeMode;
 
 /* HDF5 ids of the standard filters */
+/**
+ * NCZ_FILTER_DEFLATE:
+ *
+ * The HDF5 filter id of deflate (zlib).
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_DEFLATE 1
+/**
+ * NCZ_FILTER_SHUFFLE:
+ *
+ * The HDF5 filter id of shuffle.
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_SHUFFLE 2
+/**
+ * NCZ_FILTER_FLETCHER32:
+ *
+ * The HDF5 filter id of Fletcher32 checksum.
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_FLETCHER32 3
+/**
+ * NCZ_FILTER_SZIP:
+ *
+ * The HDF5 filter id of SZIP.
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_SZIP 4
+/**
+ * NCZ_FILTER_BZIP2:
+ *
+ * The HDF5 filter id of bzip2.
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_BZIP2 307
+/**
+ * NCZ_FILTER_BLOSC:
+ *
+ * The HDF5 filter id of Blosc.
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_BLOSC 32001
+/**
+ * NCZ_FILTER_LZ4:
+ *
+ * The HDF5 filter id of LZ4.
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_LZ4 32004
+/**
+ * NCZ_FILTER_ZSTD:
+ *
+ * The HDF5 filter id of Zstandard.
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_ZSTD 32015
 
 #define NCZ_TYPE_VARIABLE (ncz_variable_get_type ())
@@ -51,6 +109,8 @@ G_DECLARE_FINAL_TYPE (NczVariable, ncz_variable, NCZ, VARIABLE, GObject)
  *
  * Width of fixed-length strings when neither `_nczarr_maxstrlen` nor
  * `_nczarr_default_maxstrlen` says otherwise.
+ *
+ * Since: 1.0
  */
 #define NCZ_DEFAULT_MAX_STRLEN 128
 

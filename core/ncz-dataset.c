@@ -14,6 +14,13 @@
  * are kept in memory and in chunk objects; metadata is stored by
  * ncz_dataset_sync() and ncz_dataset_close().
  *
+ * Every object obtained from a dataset (a group, dimension or variable)
+ * keeps the dataset open and working while the caller holds it, so
+ * `ncz_group_get_variable (ncz_dataset_get_root_group (ds), "t")` stays
+ * usable after the last reference on `ds` is dropped. A dataset that
+ * nobody closed is closed (its metadata stored) when neither it nor any
+ * of its objects is held any more, and everything is freed then.
+ *
  * Since: 1.0
  */
 struct _NczDataset

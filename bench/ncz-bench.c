@@ -131,7 +131,7 @@ run_data (const char *dir, int argc, char **argv)
     die ("data", error);
   if (!set_codec (var, codec, &error))
     die (codec, error);
-  if (!ncz_variable_write (var, 3, start, count, NULL, data, total * sizeof (float),
+  if (!ncz_variable_write (var, start, 3, count, 3, NULL, 0, data, total * sizeof (float),
                            NULL, &error))
     die ("write", error);
   if (!ncz_dataset_close (ds, NULL, &error))
@@ -148,7 +148,7 @@ run_data (const char *dir, int argc, char **argv)
   var = ncz_group_get_variable (ncz_dataset_get_root_group (ds), "data");
   if (var == NULL)
     die ("no variable 'data'", NULL);
-  if (!ncz_variable_read (var, 3, start, count, NULL, data, total * sizeof (float),
+  if (!ncz_variable_read (var, start, 3, count, 3, NULL, 0, data, total * sizeof (float),
                           NULL, &error))
     die ("read", error);
   if (!ncz_dataset_close (ds, NULL, &error))

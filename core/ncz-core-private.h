@@ -39,6 +39,32 @@ void ncz_attr_list_set (NczAttrList *list, NczAttribute *attribute);
 gboolean ncz_attr_list_remove (NczAttrList *list, const char *name);
 gboolean ncz_attr_list_move (NczAttrList *list, const char *name, guint position);
 
+/* Ownership in the model. A parent owns its children (a group its
+ * dimensions, variables and subgroups; the dataset its root group)
+ * through a toggle reference: while that is a child's only reference the
+ * child holds nothing, and as soon as anyone else holds the child, the
+ * child holds a strong reference on its owner. So an object a caller
+ * holds keeps its parents and its dataset alive and working, there is no
+ * reference cycle, and once nobody holds the dataset or any object of
+ * it, the dataset is closed and everything is freed. Children point to
+ * their owner without a weak pointer: the owner outlives them. */
+typedef struct {
+  GMutex lock;
+  GObject *owner;      /* the parent group, or the dataset for a root group */
+  gboolean holding;    /* a reference on @owner is held */
+} NczNodeLink;
+
+void ncz_node_link_init (NczNodeLink *link, gpointer owner);
+void ncz_node_link_clear (NczNodeLink *link);
+/* Makes the caller's reference on @node (a new group, dimension or
+ * variable) its owner's toggle reference. */
+void ncz_node_adopt (gpointer node);
+/* Drops an owner's reference taken by ncz_node_adopt(); a GDestroyNotify
+ * for the owner's arrays. */
+void ncz_node_release (gpointer node);
+NczNodeLink *ncz_variable_get_link (NczVariable *self);
+NczNodeLink *ncz_dimension_get_link (NczDimension *self);
+
 NczDimension *ncz_dimension_new_internal (NczGroup *group, const char *name,
                                           guint64 length, gboolean unlimited);
 void ncz_dimension_set_length_internal (NczDimension *self, guint64 length);

@@ -170,6 +170,8 @@ ncz_data_type_get_default_fill (NczDataType type)
 
 /**
  * ncz_endianness_needs_swap: (skip)
+ *
+ * Since: 1.0
  */
 gboolean
 ncz_endianness_needs_swap (NczEndianness endianness)
@@ -183,6 +185,8 @@ ncz_endianness_needs_swap (NczEndianness endianness)
 
 /**
  * ncz_byteswap_buffer: (skip)
+ *
+ * Since: 1.0
  */
 void
 ncz_byteswap_buffer (gpointer data, gsize element_size, gsize n_elements)
@@ -225,6 +229,8 @@ ncz_byteswap_buffer (gpointer data, gsize element_size, gsize n_elements)
 
 /**
  * ncz_fill_buffer: (skip)
+ *
+ * Since: 1.0
  */
 void
 ncz_fill_buffer (gpointer buffer, gsize element_size, gsize n_elements,

@@ -16,6 +16,13 @@
  * are kept in memory and in chunk objects; metadata is stored by
  * ncz_dataset_sync() and ncz_dataset_close().
  *
+ * Every object obtained from a dataset (a group, dimension or variable)
+ * keeps the dataset open and working while the caller holds it, so
+ * `ncz_group_get_variable (ncz_dataset_get_root_group (ds), "t")` stays
+ * usable after the last reference on `ds` is dropped. A dataset that
+ * nobody closed is closed (its metadata stored) when neither it nor any
+ * of its objects is held any more, and everything is freed then.
+ *
  * Since: 1.0
  */
 struct _NczDataset
@@ -68,7 +75,7 @@ ncz_dataset_dispose (GObject *object)
         g_warning ("closing dataset '%s' failed: %s",
                    self->url ? ncz_url_get_original (self->url) : "?", error->message);
     }
-  g_clear_object (&self->root);
+  g_clear_pointer (&self->root, ncz_node_release);
   g_clear_object (&self->format);
   g_clear_object (&self->store);
   g_clear_object (&self->url);
@@ -155,6 +162,7 @@ dataset_new (NczUrl *url, NczStore *store, gboolean writable)
   self->store = store ? g_object_ref (store) : NULL;
   self->writable = writable;
   self->root = ncz_group_new_internal (self, NULL, "/");
+  ncz_node_adopt (self->root);
   return self;
 }
 

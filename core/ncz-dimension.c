@@ -20,7 +20,8 @@ struct _NczDimension
   char *name;
   guint64 length;       /* unlimited dimensions grow on write */
   gboolean unlimited;
-  NczGroup *group;      /* weak */
+  NczNodeLink link;     /* to the group, the owner */
+  NczGroup *group;
 };
 
 G_DEFINE_FINAL_TYPE (NczDimension, ncz_dimension, G_TYPE_OBJECT)
@@ -29,8 +30,7 @@ static void
 ncz_dimension_finalize (GObject *object)
 {
   NczDimension *self = NCZ_DIMENSION (object);
-  if (self->group)
-    g_object_remove_weak_pointer (G_OBJECT (self->group), (gpointer *) &self->group);
+  ncz_node_link_clear (&self->link);
   g_free (self->name);
   G_OBJECT_CLASS (ncz_dimension_parent_class)->finalize (object);
 }
@@ -55,8 +55,14 @@ ncz_dimension_new_internal (NczGroup *group, const char *name, guint64 length,
   self->length = length;
   self->unlimited = unlimited;
   self->group = group;
-  g_object_add_weak_pointer (G_OBJECT (group), (gpointer *) &self->group);
+  ncz_node_link_init (&self->link, group);
   return self;
+}
+
+NczNodeLink *
+ncz_dimension_get_link (NczDimension *self)
+{
+  return &self->link;
 }
 
 void

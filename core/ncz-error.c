@@ -6,33 +6,81 @@
 
 #include <ncz/ncz.h>
 
+/* Each quark is looked up once: G_DEFINE_QUARK caches it in a plain
+ * variable that chunk workers could write at the same time. */
+
 /**
  * ncz_dataset_error_quark:
  *
  * Returns: the error domain of the data model
+ *
+ * Since: 1.0
  */
-G_DEFINE_QUARK (ncz-dataset-error-quark, ncz_dataset_error)
+GQuark
+ncz_dataset_error_quark (void)
+{
+  static gsize quark;
+  if (g_once_init_enter (&quark))
+    g_once_init_leave (&quark, g_quark_from_static_string ("ncz-dataset-error-quark"));
+  return (GQuark) quark;
+}
 /**
  * ncz_storage_error_quark:
  *
  * Returns: the error domain of storage drivers
+ *
+ * Since: 1.0
  */
-G_DEFINE_QUARK (ncz-storage-error-quark, ncz_storage_error)
+GQuark
+ncz_storage_error_quark (void)
+{
+  static gsize quark;
+  if (g_once_init_enter (&quark))
+    g_once_init_leave (&quark, g_quark_from_static_string ("ncz-storage-error-quark"));
+  return (GQuark) quark;
+}
 /**
  * ncz_codec_error_quark:
  *
  * Returns: the error domain of codecs
+ *
+ * Since: 1.0
  */
-G_DEFINE_QUARK (ncz-codec-error-quark, ncz_codec_error)
+GQuark
+ncz_codec_error_quark (void)
+{
+  static gsize quark;
+  if (g_once_init_enter (&quark))
+    g_once_init_leave (&quark, g_quark_from_static_string ("ncz-codec-error-quark"));
+  return (GQuark) quark;
+}
 /**
  * ncz_backend_error_quark:
  *
  * Returns: the error domain of format backends
+ *
+ * Since: 1.0
  */
-G_DEFINE_QUARK (ncz-backend-error-quark, ncz_backend_error)
+GQuark
+ncz_backend_error_quark (void)
+{
+  static gsize quark;
+  if (g_once_init_enter (&quark))
+    g_once_init_leave (&quark, g_quark_from_static_string ("ncz-backend-error-quark"));
+  return (GQuark) quark;
+}
 /**
  * ncz_plugin_error_quark:
  *
  * Returns: the error domain of the plugin registry
+ *
+ * Since: 1.0
  */
-G_DEFINE_QUARK (ncz-plugin-error-quark, ncz_plugin_error)
+GQuark
+ncz_plugin_error_quark (void)
+{
+  static gsize quark;
+  if (g_once_init_enter (&quark))
+    g_once_init_leave (&quark, g_quark_from_static_string ("ncz-plugin-error-quark"));
+  return (GQuark) quark;
+}

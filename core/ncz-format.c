@@ -18,9 +18,23 @@ G_DEFINE_INTERFACE (NczFormat, ncz_format, G_TYPE_OBJECT)
 static void
 ncz_format_default_init (NczFormatInterface *iface)
 {
+  /**
+   * NczFormat:url:
+   *
+   * The URL of the dataset the format serves.
+   *
+   * Since: 1.0
+   */
   g_object_interface_install_property (iface,
       g_param_spec_object ("url", NULL, NULL, NCZ_TYPE_URL,
                            G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  /**
+   * NczFormat:store:
+   *
+   * The store holding the dataset, %NULL for a format that does its own I/O.
+   *
+   * Since: 1.0
+   */
   g_object_interface_install_property (iface,
       g_param_spec_object ("store", NULL, NULL, NCZ_TYPE_STORE,
                            G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));

@@ -39,8 +39,9 @@ struct _NczGroup
 {
   GObject parent_instance;
   char *name;
-  NczGroup *parent;       /* weak */
-  NczDataset *dataset;    /* weak */
+  NczNodeLink link;       /* to the parent, or to the dataset for the root */
+  NczGroup *parent;       /* the owner (see NczNodeLink) */
+  NczDataset *dataset;    /* alive while the group is */
   GPtrArray *dimensions;  /* NczDimension */
   GPtrArray *variables;   /* NczVariable */
   GPtrArray *groups;      /* NczGroup */
@@ -90,14 +91,82 @@ ncz_group_list_model_init (GListModelInterface *iface)
   iface->get_item = ncz_group_get_item;
 }
 
+/* ---- ownership of the model's objects (see NczNodeLink) ---- */
+
+void
+ncz_node_link_init (NczNodeLink *link, gpointer owner)
+{
+  g_mutex_init (&link->lock);
+  link->owner = owner;
+  link->holding = FALSE;
+}
+
+void
+ncz_node_link_clear (NczNodeLink *link)
+{
+  /* a node holding its owner is referenced, so it cannot be finalized */
+  g_warn_if_fail (!link->holding);
+  g_mutex_clear (&link->lock);
+}
+
+static NczNodeLink *
+node_link (GObject *node)
+{
+  if (NCZ_IS_GROUP (node))
+    return &NCZ_GROUP (node)->link;
+  if (NCZ_IS_VARIABLE (node))
+    return ncz_variable_get_link (NCZ_VARIABLE (node));
+  return ncz_dimension_get_link (NCZ_DIMENSION (node));
+}
+
+/* Called by GObject when the owner's toggle reference becomes the only
+ * reference on @node or stops being it. The decision is taken again from
+ * the reference count under the node's lock, so notifications that
+ * threads deliver out of order still leave the right state. The owner is
+ * referenced under the lock and released after it: the release can free
+ * @node. */
+static void
+node_toggled (gpointer data, GObject *node, gboolean is_last_ref)
+{
+  NczNodeLink *link = node_link (node);
+  GObject *drop = NULL;
+  gboolean held;
+
+  g_mutex_lock (&link->lock);
+  held = g_atomic_int_get (&node->ref_count) > 1;
+  if (held && !link->holding)
+    {
+      g_object_ref (link->owner);
+      link->holding = TRUE;
+    }
+  else if (!held && link->holding)
+    {
+      drop = link->owner;
+      link->holding = FALSE;
+    }
+  g_mutex_unlock (&link->lock);
+  if (drop)
+    g_object_unref (drop);
+}
+
+void
+ncz_node_adopt (gpointer node)
+{
+  g_object_add_toggle_ref (G_OBJECT (node), node_toggled, NULL);
+  g_object_unref (node);
+}
+
+void
+ncz_node_release (gpointer node)
+{
+  g_object_remove_toggle_ref (G_OBJECT (node), node_toggled, NULL);
+}
+
 static void
 ncz_group_finalize (GObject *object)
 {
   NczGroup *self = NCZ_GROUP (object);
-  if (self->parent)
-    g_object_remove_weak_pointer (G_OBJECT (self->parent), (gpointer *) &self->parent);
-  if (self->dataset)
-    g_object_remove_weak_pointer (G_OBJECT (self->dataset), (gpointer *) &self->dataset);
+  ncz_node_link_clear (&self->link);
   g_free (self->name);
   g_ptr_array_unref (self->variables);
   g_ptr_array_unref (self->groups);
@@ -118,9 +187,9 @@ ncz_group_class_init (NczGroupClass *klass)
 static void
 ncz_group_init (NczGroup *self)
 {
-  self->dimensions = g_ptr_array_new_with_free_func (g_object_unref);
-  self->variables = g_ptr_array_new_with_free_func (g_object_unref);
-  self->groups = g_ptr_array_new_with_free_func (g_object_unref);
+  self->dimensions = g_ptr_array_new_with_free_func (ncz_node_release);
+  self->variables = g_ptr_array_new_with_free_func (ncz_node_release);
+  self->groups = g_ptr_array_new_with_free_func (ncz_node_release);
   ncz_attr_list_init (&self->attributes);
   self->dimension_index = ncz_name_index_new ();
   self->variable_index = ncz_name_index_new ();
@@ -133,11 +202,8 @@ ncz_group_new_internal (NczDataset *dataset, NczGroup *parent, const char *name)
   NczGroup *self = g_object_new (NCZ_TYPE_GROUP, NULL);
   self->name = g_strdup (name);
   self->dataset = dataset;
-  if (dataset)
-    g_object_add_weak_pointer (G_OBJECT (dataset), (gpointer *) &self->dataset);
   self->parent = parent;
-  if (parent)
-    g_object_add_weak_pointer (G_OBJECT (parent), (gpointer *) &self->parent);
+  ncz_node_link_init (&self->link, parent ? (gpointer) parent : (gpointer) dataset);
   return self;
 }
 
@@ -206,7 +272,8 @@ ncz_group_get_parent (NczGroup *self)
  * ncz_group_get_dataset:
  * @self: a group
  *
- * Returns: (transfer none) (nullable): the dataset, %NULL once it is gone
+ * Returns: (transfer none) (nullable): the dataset; it stays open while
+ *   the group (or any object of the dataset) is held
  * Since: 1.0
  */
 NczDataset *
@@ -481,6 +548,7 @@ ncz_group_add_dimension (NczGroup *self, const char *name, guint64 length,
   if ((key = check_new_name (self, "dimension", name, &stored, error)) == NULL)
     return NULL;
   dim = ncz_dimension_new_internal (self, stored, length, unlimited);
+  ncz_node_adopt (dim);
   g_ptr_array_add (self->dimensions, dim);
   g_hash_table_insert (self->dimension_index, key, dim);
   return ncz_format_notify_dimension (dim, NCZ_DEFINITION_ADDED, error) ? dim : NULL;
@@ -541,6 +609,7 @@ ncz_group_add_variable (NczGroup *self, const char *name, NczDataType type,
         }
     }
   var = ncz_variable_new_internal (self, stored, type, n_dims, dimensions);
+  ncz_node_adopt (var);
   g_ptr_array_add (self->variables, var);
   g_hash_table_insert (self->variable_index, g_steal_pointer (&key), var);
   g_list_model_items_changed (G_LIST_MODEL (self),
@@ -568,6 +637,7 @@ ncz_group_add_group (NczGroup *self, const char *name, GError **error)
   if ((key = check_new_name (self, "group", name, &stored, error)) == NULL)
     return NULL;
   g = ncz_group_new_internal (self->dataset, self, stored);
+  ncz_node_adopt (g);
   g_ptr_array_add (self->groups, g);
   g_hash_table_insert (self->group_index, key, g);
   g_list_model_items_changed (G_LIST_MODEL (self), self->groups->len - 1, 0, 1);

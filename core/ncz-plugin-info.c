@@ -97,6 +97,8 @@ ncz_plugin_info_class_init (NczPluginInfoClass *klass)
    * NczPluginInfo:name:
    *
    * The plugin name.
+   *
+   * Since: 1.0
    */
   properties[PROP_NAME] =
     g_param_spec_string ("name", NULL, NULL, NULL,
@@ -105,6 +107,8 @@ ncz_plugin_info_class_init (NczPluginInfoClass *klass)
    * NczPluginInfo:filename:
    *
    * The full path of the module.
+   *
+   * Since: 1.0
    */
   properties[PROP_FILENAME] =
     g_param_spec_string ("filename", NULL, NULL, NULL,
@@ -113,6 +117,8 @@ ncz_plugin_info_class_init (NczPluginInfoClass *klass)
    * NczPluginInfo:manifest-path:
    *
    * The full path of the `.plugin` manifest.
+   *
+   * Since: 1.0
    */
   properties[PROP_MANIFEST_PATH] =
     g_param_spec_string ("manifest-path", NULL, NULL, NULL,
@@ -121,6 +127,8 @@ ncz_plugin_info_class_init (NczPluginInfoClass *klass)
    * NczPluginInfo:version:
    *
    * The plugin version.
+   *
+   * Since: 1.0
    */
   properties[PROP_VERSION] =
     g_param_spec_string ("version", NULL, NULL, NULL,
@@ -129,6 +137,8 @@ ncz_plugin_info_class_init (NczPluginInfoClass *klass)
    * NczPluginInfo:description:
    *
    * One line describing the plugin.
+   *
+   * Since: 1.0
    */
   properties[PROP_DESCRIPTION] =
     g_param_spec_string ("description", NULL, NULL, NULL,
@@ -137,6 +147,8 @@ ncz_plugin_info_class_init (NczPluginInfoClass *klass)
    * NczPluginInfo:loaded:
    *
    * Whether the module has been loaded.
+   *
+   * Since: 1.0
    */
   properties[PROP_LOADED] =
     g_param_spec_boolean ("loaded", NULL, NULL, FALSE,

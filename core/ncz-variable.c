@@ -24,7 +24,8 @@ struct _NczVariable
 {
   GObject parent_instance;
   char *name;
-  NczGroup *group;        /* weak */
+  NczNodeLink link;       /* to the group, the owner */
+  NczGroup *group;
   NczDataType type;
   GPtrArray *dimensions;  /* NczDimension, strong */
   guint64 *chunks;        /* NULL until set or defaulted */
@@ -81,8 +82,7 @@ static void
 ncz_variable_finalize (GObject *object)
 {
   NczVariable *self = NCZ_VARIABLE (object);
-  if (self->group)
-    g_object_remove_weak_pointer (G_OBJECT (self->group), (gpointer *) &self->group);
+  ncz_node_link_clear (&self->link);
   g_free (self->name);
   g_ptr_array_unref (self->dimensions);
   g_free (self->chunks);
@@ -104,7 +104,9 @@ ncz_variable_class_init (NczVariableClass *klass)
 static void
 ncz_variable_init (NczVariable *self)
 {
-  self->dimensions = g_ptr_array_new_with_free_func (g_object_unref);
+  /* not references: a dimension belongs to a group of the dataset, which
+   * lives as long as any of its objects */
+  self->dimensions = g_ptr_array_new ();
   ncz_attr_list_init (&self->attributes);
   self->vlen_strings = -1;
   g_mutex_init (&self->lock);
@@ -117,15 +119,21 @@ ncz_variable_new_internal (NczGroup *group, const char *name, NczDataType type,
   NczVariable *self = g_object_new (NCZ_TYPE_VARIABLE, NULL);
   self->name = g_strdup (name);
   self->group = group;
-  g_object_add_weak_pointer (G_OBJECT (group), (gpointer *) &self->group);
+  ncz_node_link_init (&self->link, group);
   self->type = type;
   for (guint i = 0; i < n_dims; i++)
-    g_ptr_array_add (self->dimensions, g_object_ref (dimensions[i]));
+    g_ptr_array_add (self->dimensions, dimensions[i]);
   {
     NczDataset *ds = ncz_group_peek_dataset (group);
     self->loaded = ds != NULL && ncz_dataset_is_loading (ds);
   }
   return self;
+}
+
+NczNodeLink *
+ncz_variable_get_link (NczVariable *self)
+{
+  return &self->link;
 }
 
 /**
@@ -1680,6 +1688,29 @@ ncz_variable_remove_attribute (NczVariable *self, const char *name, GError **err
 
 /* ---- hyperslab I/O ---- */
 
+/* Checks that each array of a hyperslab has one value per dimension of
+ * the variable (bindings pass every array with its own length); sets
+ * *@n_dims to the rank. @n_stride does not count when @stride is NULL. */
+static gboolean
+check_rank (NczVariable *self, guint n_start, guint n_count,
+            const gint64 *stride, guint n_stride, guint *n_dims, GError **error)
+{
+  guint rank = self->dimensions->len;
+
+  if (n_start != rank || n_count != rank || (stride != NULL && n_stride != rank))
+    {
+      g_autofree char *fqn = ncz_variable_get_full_name (self);
+      g_autofree char *strides = stride ? g_strdup_printf ("%u", n_stride) : g_strdup ("no");
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s' has %u dimension%s: the hyperslab has %u start, %u count "
+                   "and %s stride values; nothing was read or written",
+                   fqn, rank, rank == 1 ? "" : "s", n_start, n_count, strides);
+      return FALSE;
+    }
+  *n_dims = rank;
+  return TRUE;
+}
+
 /* Validates a hyperslab; fills the effective stride and the number of
  * selected elements. For writes, unlimited dimensions may grow. */
 static gboolean
@@ -1831,10 +1862,13 @@ alloc_string_storage (NczVariable *self, guint64 n, gsize *width, GError **error
 /**
  * ncz_variable_read: (skip)
  * @self: a variable
- * @n_dims: the rank of the variable
- * @start: (array length=n_dims): first index along each dimension
- * @count: (array length=n_dims): number of elements along each dimension
- * @stride: (array length=n_dims) (nullable): step along each dimension, %NULL for 1
+ * @start: (array length=n_start): first index along each dimension
+ * @n_start: the number of values in @start: the rank of the variable
+ * @count: (array length=n_count): number of elements along each dimension
+ * @n_count: the number of values in @count: the rank of the variable
+ * @stride: (array length=n_stride) (nullable): step along each dimension, %NULL for 1
+ * @n_stride: the number of values in @stride: the rank of the variable
+ *   (ignored when @stride is %NULL)
  * @buffer: where the values go, C order, native byte order; for a string
  *   variable an array of `char *` the caller frees with g_free()
  * @buffer_size: size of @buffer in bytes
@@ -1847,10 +1881,14 @@ alloc_string_storage (NczVariable *self, guint64 n, gsize *width, GError **error
  * Since: 1.0
  */
 gboolean
-ncz_variable_read (NczVariable *self, guint n_dims, const guint64 *start,
-                   const guint64 *count, const gint64 *stride, gpointer buffer,
-                   gsize buffer_size, GCancellable *cancellable, GError **error)
+ncz_variable_read (NczVariable *self,
+                   const guint64 *start, guint n_start,
+                   const guint64 *count, guint n_count,
+                   const gint64 *stride, guint n_stride,
+                   gpointer buffer, gsize buffer_size,
+                   GCancellable *cancellable, GError **error)
 {
+  guint n_dims;
   g_autofree gint64 *st = NULL;
   g_autofree guint8 *storage = NULL;
   guint64 n;
@@ -1858,7 +1896,10 @@ ncz_variable_read (NczVariable *self, guint n_dims, const guint64 *start,
   char **out = buffer;
 
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
-  g_return_val_if_fail (n_dims == 0 || (start != NULL && count != NULL), FALSE);
+  g_return_val_if_fail (n_start == 0 || start != NULL, FALSE);
+  g_return_val_if_fail (n_count == 0 || count != NULL, FALSE);
+  if (!check_rank (self, n_start, n_count, stride, n_stride, &n_dims, error))
+    return FALSE;
   st = g_new0 (gint64, MAX (n_dims, 1));
   if (!prepare_slab (self, n_dims, start, count, stride, FALSE, buffer_size, st, &n, error))
     return FALSE;
@@ -1934,10 +1975,13 @@ quantized_copy (NczVariable *self, gconstpointer buffer, guint64 n, GError **err
 /**
  * ncz_variable_write: (skip)
  * @self: a variable
- * @n_dims: the rank of the variable
- * @start: (array length=n_dims): first index along each dimension
- * @count: (array length=n_dims): number of elements along each dimension
- * @stride: (array length=n_dims) (nullable): step along each dimension, %NULL for 1
+ * @start: (array length=n_start): first index along each dimension
+ * @n_start: the number of values in @start: the rank of the variable
+ * @count: (array length=n_count): number of elements along each dimension
+ * @n_count: the number of values in @count: the rank of the variable
+ * @stride: (array length=n_stride) (nullable): step along each dimension, %NULL for 1
+ * @n_stride: the number of values in @stride: the rank of the variable
+ *   (ignored when @stride is %NULL)
  * @buffer: the values, C order, native byte order; for a string variable
  *   an array of `const char *` (a string longer than the variable's
  *   maximum string length is an error, unless the variable is stored with
@@ -1952,10 +1996,14 @@ quantized_copy (NczVariable *self, gconstpointer buffer, guint64 n, GError **err
  * Since: 1.0
  */
 gboolean
-ncz_variable_write (NczVariable *self, guint n_dims, const guint64 *start,
-                    const guint64 *count, const gint64 *stride, gconstpointer buffer,
-                    gsize buffer_size, GCancellable *cancellable, GError **error)
+ncz_variable_write (NczVariable *self,
+                    const guint64 *start, guint n_start,
+                    const guint64 *count, guint n_count,
+                    const gint64 *stride, guint n_stride,
+                    gconstpointer buffer, gsize buffer_size,
+                    GCancellable *cancellable, GError **error)
 {
+  guint n_dims;
   g_autofree gint64 *st = NULL;
   g_autofree guint8 *storage = NULL;
   guint64 n;
@@ -1963,7 +2011,10 @@ ncz_variable_write (NczVariable *self, guint n_dims, const guint64 *start,
   const char * const *in = buffer;
 
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
-  g_return_val_if_fail (n_dims == 0 || (start != NULL && count != NULL), FALSE);
+  g_return_val_if_fail (n_start == 0 || start != NULL, FALSE);
+  g_return_val_if_fail (n_count == 0 || count != NULL, FALSE);
+  if (!check_rank (self, n_start, n_count, stride, n_stride, &n_dims, error))
+    return FALSE;
   st = g_new0 (gint64, MAX (n_dims, 1));
   if (!prepare_slab (self, n_dims, start, count, stride, TRUE, buffer_size, st, &n, error))
     return FALSE;
@@ -2047,10 +2098,13 @@ count_elements (guint n_dims, const guint64 *count)
 /**
  * ncz_variable_read_bytes:
  * @self: a numeric or char variable
- * @n_dims: the rank of the variable
- * @start: (array length=n_dims): first index along each dimension
- * @count: (array length=n_dims): number of elements along each dimension
- * @stride: (array length=n_dims) (nullable): step along each dimension
+ * @start: (array length=n_start): first index along each dimension
+ * @n_start: the number of values in @start: the rank of the variable
+ * @count: (array length=n_count): number of elements along each dimension
+ * @n_count: the number of values in @count: the rank of the variable
+ * @stride: (array length=n_stride) (nullable): step along each dimension, %NULL for 1
+ * @n_stride: the number of values in @stride: the rank of the variable
+ *   (ignored when @stride is %NULL)
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
@@ -2058,10 +2112,13 @@ count_elements (guint n_dims, const guint64 *count)
  * Since: 1.0
  */
 GBytes *
-ncz_variable_read_bytes (NczVariable *self, guint n_dims, const guint64 *start,
-                         const guint64 *count, const gint64 *stride,
+ncz_variable_read_bytes (NczVariable *self,
+                         const guint64 *start, guint n_start,
+                         const guint64 *count, guint n_count,
+                         const gint64 *stride, guint n_stride,
                          GCancellable *cancellable, GError **error)
 {
+  guint n_dims;
   guint64 n;
   gsize tsize, size;
   gpointer buf;
@@ -2074,13 +2131,9 @@ ncz_variable_read_bytes (NczVariable *self, guint n_dims, const guint64 *start,
                    self->name);
       return NULL;
     }
-  if (n_dims != self->dimensions->len)
-    {
-      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
-                   "variable '%s' has rank %u, hyperslab has %u dimensions",
-                   self->name, self->dimensions->len, n_dims);
-      return NULL;
-    }
+  if (!check_rank (self, n_start, n_count, stride, n_stride, &n_dims, error))
+    return NULL;
+  g_return_val_if_fail (n_dims == 0 || (start != NULL && count != NULL), NULL);
   n = count_elements (n_dims, count);
   tsize = ncz_data_type_get_size (self->type);
   if (n > G_MAXSIZE / tsize)
@@ -2098,7 +2151,8 @@ ncz_variable_read_bytes (NczVariable *self, guint n_dims, const guint64 *start,
                    self->name, size);
       return NULL;
     }
-  if (!ncz_variable_read (self, n_dims, start, count, stride, buf, size, cancellable, error))
+  if (!ncz_variable_read (self, start, n_dims, count, n_dims, stride, n_dims,
+                          buf, size, cancellable, error))
     {
       g_free (buf);
       return NULL;
@@ -2128,8 +2182,9 @@ read_bytes_thread (GTask *task, gpointer source, gpointer task_data,
 {
   SlabArgs *a = task_data;
   GError *error = NULL;
-  GBytes *b = ncz_variable_read_bytes (NCZ_VARIABLE (source), a->n_dims, a->start,
-                                       a->count, a->stride, cancellable, &error);
+  GBytes *b = ncz_variable_read_bytes (NCZ_VARIABLE (source), a->start, a->n_dims,
+                                       a->count, a->n_dims, a->stride, a->n_dims,
+                                       cancellable, &error);
   if (b)
     g_task_return_pointer (task, b, (GDestroyNotify) g_bytes_unref);
   else
@@ -2139,10 +2194,13 @@ read_bytes_thread (GTask *task, gpointer source, gpointer task_data,
 /**
  * ncz_variable_read_bytes_async:
  * @self: a numeric or char variable
- * @n_dims: the rank of the variable
- * @start: (array length=n_dims): first index along each dimension
- * @count: (array length=n_dims): number of elements along each dimension
- * @stride: (array length=n_dims) (nullable): step along each dimension
+ * @start: (array length=n_start): first index along each dimension
+ * @n_start: the number of values in @start: the rank of the variable
+ * @count: (array length=n_count): number of elements along each dimension
+ * @n_count: the number of values in @count: the rank of the variable
+ * @stride: (array length=n_stride) (nullable): step along each dimension, %NULL for 1
+ * @n_stride: the number of values in @stride: the rank of the variable
+ *   (ignored when @stride is %NULL)
  * @cancellable: (nullable): a #GCancellable
  * @callback: (scope async): called when done
  * @user_data: data for @callback
@@ -2152,17 +2210,28 @@ read_bytes_thread (GTask *task, gpointer source, gpointer task_data,
  * Since: 1.0
  */
 void
-ncz_variable_read_bytes_async (NczVariable *self, guint n_dims,
-                               const guint64 *start, const guint64 *count,
-                               const gint64 *stride, GCancellable *cancellable,
+ncz_variable_read_bytes_async (NczVariable *self,
+                               const guint64 *start, guint n_start,
+                               const guint64 *count, guint n_count,
+                               const gint64 *stride, guint n_stride,
+                               GCancellable *cancellable,
                                GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr(GTask) task = NULL;
+  GError *error = NULL;
+  guint n_dims;
   SlabArgs *a;
 
   g_return_if_fail (NCZ_IS_VARIABLE (self));
+  g_return_if_fail (n_start == 0 || start != NULL);
+  g_return_if_fail (n_count == 0 || count != NULL);
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, ncz_variable_read_bytes_async);
+  if (!check_rank (self, n_start, n_count, stride, n_stride, &n_dims, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
   a = g_new0 (SlabArgs, 1);
   a->n_dims = n_dims;
   a->start = g_memdup2 (start, sizeof (guint64) * n_dims);
@@ -2193,10 +2262,13 @@ ncz_variable_read_bytes_finish (NczVariable *self, GAsyncResult *result,
 /**
  * ncz_variable_write_bytes:
  * @self: a numeric or char variable
- * @n_dims: the rank of the variable
- * @start: (array length=n_dims): first index along each dimension
- * @count: (array length=n_dims): number of elements along each dimension
- * @stride: (array length=n_dims) (nullable): step along each dimension
+ * @start: (array length=n_start): first index along each dimension
+ * @n_start: the number of values in @start: the rank of the variable
+ * @count: (array length=n_count): number of elements along each dimension
+ * @n_count: the number of values in @count: the rank of the variable
+ * @stride: (array length=n_stride) (nullable): step along each dimension, %NULL for 1
+ * @n_stride: the number of values in @stride: the rank of the variable
+ *   (ignored when @stride is %NULL)
  * @data: the values, C order, native byte order
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
@@ -2205,10 +2277,13 @@ ncz_variable_read_bytes_finish (NczVariable *self, GAsyncResult *result,
  * Since: 1.0
  */
 gboolean
-ncz_variable_write_bytes (NczVariable *self, guint n_dims, const guint64 *start,
-                          const guint64 *count, const gint64 *stride, GBytes *data,
-                          GCancellable *cancellable, GError **error)
+ncz_variable_write_bytes (NczVariable *self,
+                          const guint64 *start, guint n_start,
+                          const guint64 *count, guint n_count,
+                          const gint64 *stride, guint n_stride,
+                          GBytes *data, GCancellable *cancellable, GError **error)
 {
+  guint n_dims;
   gsize size;
   gconstpointer p;
 
@@ -2221,26 +2296,31 @@ ncz_variable_write_bytes (NczVariable *self, guint n_dims, const guint64 *start,
                    self->name);
       return FALSE;
     }
+  if (!check_rank (self, n_start, n_count, stride, n_stride, &n_dims, error))
+    return FALSE;
+  g_return_val_if_fail (n_dims == 0 || (start != NULL && count != NULL), FALSE);
   p = g_bytes_get_data (data, &size);
-  if (n_dims == self->dimensions->len &&
-      size != count_elements (n_dims, count) * ncz_data_type_get_size (self->type))
+  if (size != count_elements (n_dims, count) * ncz_data_type_get_size (self->type))
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                    "variable '%s': %" G_GSIZE_FORMAT " bytes given for %" G_GUINT64_FORMAT " values",
                    self->name, size, count_elements (n_dims, count));
       return FALSE;
     }
-  return ncz_variable_write (self, n_dims, start, count, stride, p ? p : "", size,
-                             cancellable, error);
+  return ncz_variable_write (self, start, n_dims, count, n_dims, stride, n_dims,
+                             p ? p : "", size, cancellable, error);
 }
 
 /**
  * ncz_variable_read_strings:
  * @self: a string variable
- * @n_dims: the rank of the variable
- * @start: (array length=n_dims): first index along each dimension
- * @count: (array length=n_dims): number of elements along each dimension
- * @stride: (array length=n_dims) (nullable): step along each dimension
+ * @start: (array length=n_start): first index along each dimension
+ * @n_start: the number of values in @start: the rank of the variable
+ * @count: (array length=n_count): number of elements along each dimension
+ * @n_count: the number of values in @count: the rank of the variable
+ * @stride: (array length=n_stride) (nullable): step along each dimension, %NULL for 1
+ * @n_stride: the number of values in @stride: the rank of the variable
+ *   (ignored when @stride is %NULL)
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
@@ -2248,20 +2328,27 @@ ncz_variable_write_bytes (NczVariable *self, guint n_dims, const guint64 *start,
  * Since: 1.0
  */
 char **
-ncz_variable_read_strings (NczVariable *self, guint n_dims, const guint64 *start,
-                           const guint64 *count, const gint64 *stride,
+ncz_variable_read_strings (NczVariable *self,
+                           const guint64 *start, guint n_start,
+                           const guint64 *count, guint n_count,
+                           const gint64 *stride, guint n_stride,
                            GCancellable *cancellable, GError **error)
 {
+  guint n_dims;
   guint64 n;
   char **out;
 
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
-  if (self->type != NCZ_DATA_TYPE_STRING || n_dims != self->dimensions->len)
+  if (self->type != NCZ_DATA_TYPE_STRING)
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
-                   "variable '%s': not a string variable of rank %u", self->name, n_dims);
+                   "variable '%s' does not hold strings: use ncz_variable_read_bytes()",
+                   self->name);
       return NULL;
     }
+  if (!check_rank (self, n_start, n_count, stride, n_stride, &n_dims, error))
+    return NULL;
+  g_return_val_if_fail (n_dims == 0 || (start != NULL && count != NULL), NULL);
   n = count_elements (n_dims, count);
   if (n >= G_MAXSIZE / sizeof (char *))
     {
@@ -2276,7 +2363,7 @@ ncz_variable_read_strings (NczVariable *self, guint n_dims, const guint64 *start
                    "variable '%s': out of memory", self->name);
       return NULL;
     }
-  if (!ncz_variable_read (self, n_dims, start, count, stride, out,
+  if (!ncz_variable_read (self, start, n_dims, count, n_dims, stride, n_dims, out,
                           n * sizeof (char *), cancellable, error))
     {
       g_free (out);
@@ -2288,10 +2375,13 @@ ncz_variable_read_strings (NczVariable *self, guint n_dims, const guint64 *start
 /**
  * ncz_variable_write_strings:
  * @self: a string variable
- * @n_dims: the rank of the variable
- * @start: (array length=n_dims): first index along each dimension
- * @count: (array length=n_dims): number of elements along each dimension
- * @stride: (array length=n_dims) (nullable): step along each dimension
+ * @start: (array length=n_start): first index along each dimension
+ * @n_start: the number of values in @start: the rank of the variable
+ * @count: (array length=n_count): number of elements along each dimension
+ * @n_count: the number of values in @count: the rank of the variable
+ * @stride: (array length=n_stride) (nullable): step along each dimension, %NULL for 1
+ * @n_stride: the number of values in @stride: the rank of the variable
+ *   (ignored when @stride is %NULL)
  * @strings: (array zero-terminated=1): the strings, one per element
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
@@ -2300,20 +2390,27 @@ ncz_variable_read_strings (NczVariable *self, guint n_dims, const guint64 *start
  * Since: 1.0
  */
 gboolean
-ncz_variable_write_strings (NczVariable *self, guint n_dims, const guint64 *start,
-                            const guint64 *count, const gint64 *stride,
+ncz_variable_write_strings (NczVariable *self,
+                            const guint64 *start, guint n_start,
+                            const guint64 *count, guint n_count,
+                            const gint64 *stride, guint n_stride,
                             const char * const *strings, GCancellable *cancellable,
                             GError **error)
 {
+  guint n_dims;
   guint64 n;
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
   g_return_val_if_fail (strings != NULL, FALSE);
-  if (self->type != NCZ_DATA_TYPE_STRING || n_dims != self->dimensions->len)
+  if (self->type != NCZ_DATA_TYPE_STRING)
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
-                   "variable '%s': not a string variable of rank %u", self->name, n_dims);
+                   "variable '%s' does not hold strings: use ncz_variable_write_bytes()",
+                   self->name);
       return FALSE;
     }
+  if (!check_rank (self, n_start, n_count, stride, n_stride, &n_dims, error))
+    return FALSE;
+  g_return_val_if_fail (n_dims == 0 || (start != NULL && count != NULL), FALSE);
   n = count_elements (n_dims, count);
   if (g_strv_length ((char **) strings) < n)
     {
@@ -2322,6 +2419,6 @@ ncz_variable_write_strings (NczVariable *self, guint n_dims, const guint64 *star
                    self->name, g_strv_length ((char **) strings), n);
       return FALSE;
     }
-  return ncz_variable_write (self, n_dims, start, count, stride, strings,
-                             n * sizeof (char *), cancellable, error);
+  return ncz_variable_write (self, start, n_dims, count, n_dims, stride, n_dims,
+                             strings, n * sizeof (char *), cancellable, error);
 }

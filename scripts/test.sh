@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: once in a normal build, once under AddressSanitizer and
-# UndefinedBehaviorSanitizer. Ends with "N passed, N failed".
+# UndefinedBehaviorSanitizer; the multi-threaded tests under
+# ThreadSanitizer; the fuzz targets for a bounded time. Ends with
+# "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -30,6 +32,42 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 MESON_TEST_ARGS=(--no-suite bench --timeout-multiplier 3)
 run_suite _build-asan -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false \
   -Dintrospection=disabled
+
+# ThreadSanitizer: the tests that read (and write) from several threads.
+# Only what they need is built: the library, the modules they load and
+# the test programs, not the tools, benchmarks or other suites.
+tsan_tests=(lifetime nczarr memory-store file-store file-replace registry foreign-registry)
+tsan_dir=_build-tsan
+echo "=== configure $tsan_dir (ThreadSanitizer)"
+if [ ! -f "$tsan_dir/build.ninja" ]; then
+  meson setup "$tsan_dir" -Dbuildtype=debug -Db_sanitize=thread -Db_lundef=false \
+    -Dintrospection=disabled -Dinterop_tests=disabled -Dfuzzing=disabled \
+    || { status=1; logs+=("$tsan_dir/setup-failed"); }
+fi
+if [ -f "$tsan_dir/build.ninja" ]; then
+  mapfile -t tsan_targets < <(meson introspect "$tsan_dir" --targets | /usr/bin/python3 -c '
+import json, os, sys
+top = os.getcwd()
+skip = ("bench", "tools/ncz-dump", "tools/ncz-gen", "tools/ncz-copy", "tests/interop",
+        "tests/fuzz", "tests/codecs", "tests/ncz-gen", "tests/ncz-copy", "tests/safety")
+for t in json.load(sys.stdin):
+    where = os.path.relpath(os.path.dirname(t["defined_in"]), top)
+    if any(where == s or where.startswith(s + "/") or where.startswith(s + "-") for s in skip):
+        continue
+    for f in t["filename"]:
+        print(os.path.relpath(f, os.path.join(top, sys.argv[1])))
+' "$tsan_dir")
+  if ninja -C "$tsan_dir" "${tsan_targets[@]}"; then
+    # the tests set TSAN_OPTIONS (tests/meson.build) and preload
+    # tests/tsan/glib-tsan.c, which shows GLib's synchronization to
+    # ThreadSanitizer
+    meson test -C "$tsan_dir" --no-rebuild --print-errorlogs --num-processes 2 \
+      --timeout-multiplier 4 "${tsan_tests[@]}" || status=1
+    logs+=("$tsan_dir/meson-logs/testlog.json")
+  else
+    status=1; logs+=("$tsan_dir/build-failed")
+  fi
+fi
 
 # libFuzzer: the metadata fuzz target for a bounded time (clang build)
 MESON_TEST_ARGS=(--suite fuzz --timeout-multiplier 2 fuzz-metadata fuzz-filter-spec fuzz-cdl)

@@ -59,6 +59,8 @@ G_DECLARE_INTERFACE (NczCodec, ncz_codec, NCZ, CODEC, GObject)
  *
  * A codec. Zarr `filters` then `compressor` run in order on encode and in
  * reverse order on decode (see `NczCodecChain` in the module SDK).
+ *
+ * Since: 1.0
  */
 struct _NczCodecInterface
 {

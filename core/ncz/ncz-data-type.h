@@ -30,6 +30,8 @@ G_BEGIN_DECLS
  * @NCZ_DATA_TYPE_STRING: string (variable length in the API, fixed width in Zarr)
  *
  * The atomic types. The numeric values equal netCDF's `nc_type` codes.
+ *
+ * Since: 1.0
  */
 typedef enum {
   NCZ_DATA_TYPE_NONE = 0,
@@ -54,6 +56,8 @@ typedef enum {
  * @NCZ_ENDIANNESS_BIG: big-endian storage
  *
  * Byte order in which a variable's data is stored.
+ *
+ * Since: 1.0
  */
 typedef enum {
   NCZ_ENDIANNESS_NATIVE,

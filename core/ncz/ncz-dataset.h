@@ -23,6 +23,8 @@ typedef struct _NczFormat NczFormat;
  * @NCZ_OPEN_WRITE: open for reading and writing
  *
  * How ncz_dataset_open() opens a dataset.
+ *
+ * Since: 1.0
  */
 typedef enum /*< flags >*/ {
   NCZ_OPEN_READ = 0,
@@ -35,6 +37,8 @@ typedef enum /*< flags >*/ {
  * @NCZ_CREATE_NO_CLOBBER: fail if something already exists at the URL
  *
  * How ncz_dataset_create() creates a dataset.
+ *
+ * Since: 1.0
  */
 typedef enum /*< flags >*/ {
   NCZ_CREATE_DEFAULT = 0,

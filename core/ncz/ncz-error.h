@@ -25,6 +25,8 @@ G_BEGIN_DECLS
  * @NCZ_DATASET_ERROR_CLOSED: the dataset was closed
  *
  * Errors of the data model.
+ *
+ * Since: 1.0
  */
 typedef enum {
   NCZ_DATASET_ERROR_FAILED,
@@ -48,6 +50,8 @@ typedef enum {
  * @NCZ_STORAGE_ERROR_IO: an I/O error
  *
  * Errors of storage drivers.
+ *
+ * Since: 1.0
  */
 typedef enum {
   NCZ_STORAGE_ERROR_FAILED,
@@ -68,6 +72,8 @@ typedef enum {
  * @NCZ_CODEC_ERROR_NOT_FOUND: the variable has no such filter
  *
  * Errors of codecs and filters.
+ *
+ * Since: 1.0
  */
 typedef enum {
   NCZ_CODEC_ERROR_FAILED,
@@ -85,6 +91,8 @@ typedef enum {
  * @NCZ_BACKEND_ERROR_BAD_CHUNK: a chunk object is malformed (wrong length)
  *
  * Errors of format backends.
+ *
+ * Since: 1.0
  */
 typedef enum {
   NCZ_BACKEND_ERROR_FAILED,
@@ -104,6 +112,8 @@ typedef enum {
  * @NCZ_PLUGIN_ERROR_DISABLED: the module is disabled by `NCZ_PLUGIN_DISABLE`
  *
  * Errors of the plugin registry.
+ *
+ * Since: 1.0
  */
 typedef enum {
   NCZ_PLUGIN_ERROR_FAILED,

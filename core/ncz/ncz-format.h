@@ -103,6 +103,8 @@ G_DECLARE_INTERFACE (NczFormat, ncz_format, NCZ, FORMAT, GObject)
  * being loaded by @open; a hook that fails makes the defining call fail
  * with its error (the model keeps the definition). Every vfunc is reached
  * through its public wrapper (ncz_format_read_chunks(), ...).
+ *
+ * Since: 1.0
  */
 struct _NczFormatInterface
 {

@@ -17,6 +17,8 @@ G_BEGIN_DECLS
  * NCZ_PLUGIN_ABI:
  *
  * The plugin ABI version. A module built against another value is refused.
+ *
+ * Since: 1.0
  */
 #define NCZ_PLUGIN_ABI NCZ_MODULE_SDK_VERSION
 
@@ -31,6 +33,8 @@ G_BEGIN_DECLS
  * @register_func: registers the plugin's types with the registry
  *
  * Returned by a module's entry point.
+ *
+ * Since: 1.0
  */
 typedef struct {
   guint abi;

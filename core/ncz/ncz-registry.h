@@ -27,6 +27,8 @@ G_BEGIN_DECLS
  *   ncz_registry_add_codec_provider()
  *
  * Kinds of feature a plugin provides.
+ *
+ * Since: 1.0
  */
 typedef enum {
   NCZ_FEATURE_STORE,
@@ -43,6 +45,8 @@ typedef enum {
  * @NCZ_PRIORITY_PRIMARY: the normal implementation
  *
  * Ranking between implementations of the same feature.
+ *
+ * Since: 1.0
  */
 typedef enum {
   NCZ_PRIORITY_NONE = 0,
@@ -130,6 +134,8 @@ void ncz_registry_add_codec (NczRegistry *self, GType type,
  * held, from any thread.
  *
  * Returns: (transfer full) (nullable): the codec
+ *
+ * Since: 1.0
  */
 typedef NczCodec *(*NczCodecProviderFunc) (NczRegistry  *registry,
                                            const char   *codec_id,

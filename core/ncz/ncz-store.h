@@ -21,6 +21,8 @@ G_BEGIN_DECLS
  * @NCZ_STORE_CREATE: create the store, replacing whatever was at the URL
  *
  * How a store is opened; passed as the "flags" construct property.
+ *
+ * Since: 1.0
  */
 typedef enum /*< flags >*/ {
   NCZ_STORE_READ = 0,
@@ -134,6 +136,8 @@ G_DECLARE_INTERFACE (NczStore, ncz_store, NCZ, STORE, GObject)
  * #NczUrl the store was opened from, %NULL for stores made in memory)
  * and "flags" (#NczStoreFlags); every implementation provides both, most
  * simply with g_object_class_override_property().
+ *
+ * Since: 1.0
  */
 struct _NczStoreInterface
 {

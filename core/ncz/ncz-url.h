@@ -25,6 +25,8 @@ G_BEGIN_DECLS
  * @NCZ_URL_MODE_S3: S3 storage
  *
  * The flags of a URL's `mode=` fragment key, after inference.
+ *
+ * Since: 1.0
  */
 typedef enum /*< flags >*/ {
   NCZ_URL_MODE_NONE = 0,
@@ -43,6 +45,8 @@ typedef enum /*< flags >*/ {
  * @NCZ_S3_ADDRESSING_VIRTUAL: bucket is the first label of the host name
  *
  * How an S3 URL names its bucket.
+ *
+ * Since: 1.0
  */
 typedef enum {
   NCZ_S3_ADDRESSING_PATH,

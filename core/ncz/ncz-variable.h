@@ -24,6 +24,8 @@ G_BEGIN_DECLS
  *
  * Lossy quantization applied to float and double data before the filters
  * (the values match netCDF's NC_QUANTIZE_* constants).
+ *
+ * Since: 1.0
  */
 typedef enum {
   NCZ_QUANTIZE_NONE = 0,
@@ -33,13 +35,69 @@ typedef enum {
 } NczQuantizeMode;
 
 /* HDF5 ids of the standard filters */
+/**
+ * NCZ_FILTER_DEFLATE:
+ *
+ * The HDF5 filter id of deflate (zlib).
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_DEFLATE 1
+/**
+ * NCZ_FILTER_SHUFFLE:
+ *
+ * The HDF5 filter id of shuffle.
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_SHUFFLE 2
+/**
+ * NCZ_FILTER_FLETCHER32:
+ *
+ * The HDF5 filter id of Fletcher32 checksum.
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_FLETCHER32 3
+/**
+ * NCZ_FILTER_SZIP:
+ *
+ * The HDF5 filter id of SZIP.
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_SZIP 4
+/**
+ * NCZ_FILTER_BZIP2:
+ *
+ * The HDF5 filter id of bzip2.
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_BZIP2 307
+/**
+ * NCZ_FILTER_BLOSC:
+ *
+ * The HDF5 filter id of Blosc.
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_BLOSC 32001
+/**
+ * NCZ_FILTER_LZ4:
+ *
+ * The HDF5 filter id of LZ4.
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_LZ4 32004
+/**
+ * NCZ_FILTER_ZSTD:
+ *
+ * The HDF5 filter id of Zstandard.
+ *
+ * Since: 1.0
+ */
 #define NCZ_FILTER_ZSTD 32015
 
 #define NCZ_TYPE_VARIABLE (ncz_variable_get_type ())
@@ -51,6 +109,8 @@ G_DECLARE_FINAL_TYPE (NczVariable, ncz_variable, NCZ, VARIABLE, GObject)
  *
  * Width of fixed-length strings when neither `_nczarr_maxstrlen` nor
  * `_nczarr_default_maxstrlen` says otherwise.
+ *
+ * Since: 1.0
  */
 #define NCZ_DEFAULT_MAX_STRLEN 128
 
@@ -168,26 +228,30 @@ gboolean ncz_variable_remove_attribute (NczVariable *self, const char *name,
                                         GError **error);
 
 NCZ_AVAILABLE_IN_ALL
-gboolean ncz_variable_read (NczVariable *self, guint n_dims,
-                            const guint64 *start, const guint64 *count,
-                            const gint64 *stride, gpointer buffer,
-                            gsize buffer_size, GCancellable *cancellable,
-                            GError **error);
+gboolean ncz_variable_read (NczVariable *self,
+                            const guint64 *start, guint n_start,
+                            const guint64 *count, guint n_count,
+                            const gint64 *stride, guint n_stride,
+                            gpointer buffer, gsize buffer_size,
+                            GCancellable *cancellable, GError **error);
 NCZ_AVAILABLE_IN_ALL
-gboolean ncz_variable_write (NczVariable *self, guint n_dims,
-                             const guint64 *start, const guint64 *count,
-                             const gint64 *stride, gconstpointer buffer,
-                             gsize buffer_size, GCancellable *cancellable,
-                             GError **error);
+gboolean ncz_variable_write (NczVariable *self,
+                             const guint64 *start, guint n_start,
+                             const guint64 *count, guint n_count,
+                             const gint64 *stride, guint n_stride,
+                             gconstpointer buffer, gsize buffer_size,
+                             GCancellable *cancellable, GError **error);
 NCZ_AVAILABLE_IN_ALL
-GBytes *ncz_variable_read_bytes (NczVariable *self, guint n_dims,
-                                 const guint64 *start, const guint64 *count,
-                                 const gint64 *stride,
+GBytes *ncz_variable_read_bytes (NczVariable *self,
+                                 const guint64 *start, guint n_start,
+                                 const guint64 *count, guint n_count,
+                                 const gint64 *stride, guint n_stride,
                                  GCancellable *cancellable, GError **error);
 NCZ_AVAILABLE_IN_ALL
-void ncz_variable_read_bytes_async (NczVariable *self, guint n_dims,
-                                    const guint64 *start, const guint64 *count,
-                                    const gint64 *stride,
+void ncz_variable_read_bytes_async (NczVariable *self,
+                                    const guint64 *start, guint n_start,
+                                    const guint64 *count, guint n_count,
+                                    const gint64 *stride, guint n_stride,
                                     GCancellable *cancellable,
                                     GAsyncReadyCallback callback,
                                     gpointer user_data);
@@ -195,19 +259,23 @@ NCZ_AVAILABLE_IN_ALL
 GBytes *ncz_variable_read_bytes_finish (NczVariable *self, GAsyncResult *result,
                                         GError **error);
 NCZ_AVAILABLE_IN_ALL
-gboolean ncz_variable_write_bytes (NczVariable *self, guint n_dims,
-                                   const guint64 *start, const guint64 *count,
-                                   const gint64 *stride, GBytes *data,
-                                   GCancellable *cancellable, GError **error);
+gboolean ncz_variable_write_bytes (NczVariable *self,
+                                   const guint64 *start, guint n_start,
+                                   const guint64 *count, guint n_count,
+                                   const gint64 *stride, guint n_stride,
+                                   GBytes *data, GCancellable *cancellable,
+                                   GError **error);
 NCZ_AVAILABLE_IN_ALL
-char **ncz_variable_read_strings (NczVariable *self, guint n_dims,
-                                  const guint64 *start, const guint64 *count,
-                                  const gint64 *stride,
+char **ncz_variable_read_strings (NczVariable *self,
+                                  const guint64 *start, guint n_start,
+                                  const guint64 *count, guint n_count,
+                                  const gint64 *stride, guint n_stride,
                                   GCancellable *cancellable, GError **error);
 NCZ_AVAILABLE_IN_ALL
-gboolean ncz_variable_write_strings (NczVariable *self, guint n_dims,
-                                     const guint64 *start, const guint64 *count,
-                                     const gint64 *stride,
+gboolean ncz_variable_write_strings (NczVariable *self,
+                                     const guint64 *start, guint n_start,
+                                     const guint64 *count, guint n_count,
+                                     const gint64 *stride, guint n_stride,
                                      const char * const *strings,
                                      GCancellable *cancellable, GError **error);
 

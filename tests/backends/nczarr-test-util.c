@@ -166,7 +166,7 @@ nczt_read_all (NczVariable *var, gpointer buffer, gsize size)
   guint n = 0;
   g_autofree guint64 *shape = ncz_variable_get_shape (var, &n);
   g_autofree guint64 *start = g_new0 (guint64, MAX (n, 1));
-  gboolean ok = ncz_variable_read (var, n, start, shape, NULL, buffer, size, NULL, &error);
+  gboolean ok = ncz_variable_read (var, start, n, shape, n, NULL, 0, buffer, size, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (ok);
 }
@@ -178,7 +178,7 @@ nczt_read_strings (NczVariable *var)
   guint n = 0;
   g_autofree guint64 *shape = ncz_variable_get_shape (var, &n);
   g_autofree guint64 *start = g_new0 (guint64, MAX (n, 1));
-  char **s = ncz_variable_read_strings (var, n, start, shape, NULL, NULL, &error);
+  char **s = ncz_variable_read_strings (var, start, n, shape, n, NULL, 0, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (s);
   return s;

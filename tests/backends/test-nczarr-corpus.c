@@ -421,7 +421,7 @@ test_gen493_filters (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(GError) error = NULL;
-      gboolean ok = ncz_variable_read (nczt_var (o.ds, cases[i].var), 1, &start, &count, NULL,
+      gboolean ok = ncz_variable_read (nczt_var (o.ds, cases[i].var), &start, 1, &count, 1, NULL, 0,
                                        v, sizeof v, NULL, &error);
       gboolean all = have_codec (cases[i].codec) &&
                      (!g_str_equal (cases[i].var, "vz") || have_codec ("shuffle"));
@@ -441,7 +441,7 @@ test_gen493_filters (void)
     }
   {
     g_autoptr(GError) error = NULL;
-    gboolean ok = ncz_variable_read (nczt_var (o.ds, "vbl"), 1, &start, &count, NULL,
+    gboolean ok = ncz_variable_read (nczt_var (o.ds, "vbl"), &start, 1, &count, 1, NULL, 0,
                                      f, sizeof f, NULL, &error);
     if (have_codec ("blosc"))
       {
@@ -614,7 +614,7 @@ test_ref_noshape (void)
   OPEN_OK (o, "v4.9.3/ref_noshape.file.zip", "ref_noshape.file", "zarr,file");
   /* shape [] is a 0-d array; its chunk holds 24 bytes instead of 4 */
   g_assert_cmpuint (ncz_variable_get_n_dimensions (nczt_var (o.ds, "v")), ==, 0);
-  g_assert_false (ncz_variable_read (nczt_var (o.ds, "v"), 0, NULL, NULL, NULL, &v, 4, NULL, &error));
+  g_assert_false (ncz_variable_read (nczt_var (o.ds, "v"), NULL, 0, NULL, 0, NULL, 0, &v, 4, NULL, &error));
   g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK);
   g_assert_nonnull (strstr (error->message, "v/0"));
   close_store (&o);
@@ -670,7 +670,7 @@ test_main_data_zarr (void)
   ds = nczt_open_dir (dir, "zarr,file", &error);
   g_assert_no_error (error);
   g_assert_cmpint (ncz_variable_get_value_type (nczt_var (ds, "data")), ==, NCZ_DATA_TYPE_INT64);
-  ok = ncz_variable_read (nczt_var (ds, "data"), 1, &start, &count, NULL, v, sizeof v, NULL, &error);
+  ok = ncz_variable_read (nczt_var (ds, "data"), &start, 1, &count, 1, NULL, 0, v, sizeof v, NULL, &error);
   if (have_codec ("blosc"))
     {
       g_assert_no_error (error);
@@ -888,7 +888,7 @@ test_pyzarr_widened (void)
         return;
       g_assert_no_error (error);
       g_assert_nonnull (o.ds);
-      g_assert_false (ncz_variable_read (nczt_var (o.ds, "v"), 1, &start, &count, NULL, buf,
+      g_assert_false (ncz_variable_read (nczt_var (o.ds, "v"), &start, 1, &count, 1, NULL, 0, buf,
                                          sizeof buf, NULL, &error));
       g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED);
       g_assert_nonnull (strstr (error->message, "v/.zarray"));
@@ -934,7 +934,7 @@ test_pyzarr_codecs (void)
       OPEN_OK (o, cases[i].zip, cases[i].dir, "zarr,file");
       v = nczt_var (o.ds, cases[i].var);
       count = ncz_variable_get_n_elements (v);
-      ok = ncz_variable_read (v, 1, &start, &count, NULL, buf, count * ncz_data_type_get_size (
+      ok = ncz_variable_read (v, &start, 1, &count, 1, NULL, 0, buf, count * ncz_data_type_get_size (
                                 ncz_variable_get_value_type (v)), NULL, &error);
       if (have_codec (cases[i].codec))
         g_assert_no_error (error);

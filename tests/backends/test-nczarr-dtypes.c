@@ -121,15 +121,15 @@ test_bool_half_write (void)
   ncz_variable_set_storage_dtype (h, "<f2");
   ncz_variable_set_storage_dtype (hb, ">f2");
   g_assert_true (ncz_variable_set_endianness (hb, NCZ_ENDIANNESS_BIG, &error));
-  g_assert_true (ncz_variable_write (b, 1, &start, &count, NULL, bools, 3, NULL, &error));
+  g_assert_true (ncz_variable_write (b, &start, 1, &count, 1, NULL, 0, bools, 3, NULL, &error));
   g_assert_no_error (error);
   /* a boolean is 0 or 1: 2 is an error, not a silent 1 */
-  g_assert_false (ncz_variable_write (b, 1, &start, &count, NULL, two, 3, NULL, &error));
+  g_assert_false (ncz_variable_write (b, &start, 1, &count, 1, NULL, 0, two, 3, NULL, &error));
   g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK);
   g_assert_nonnull (strstr (error->message, "'|b1'"));
   g_clear_error (&error);
-  g_assert_true (ncz_variable_write (h, 1, &start, &count, NULL, hv, sizeof hv, NULL, &error));
-  g_assert_true (ncz_variable_write (hb, 1, &start, &count, NULL, hv, sizeof hv, NULL, &error));
+  g_assert_true (ncz_variable_write (h, &start, 1, &count, 1, NULL, 0, hv, sizeof hv, NULL, &error));
+  g_assert_true (ncz_variable_write (hb, &start, 1, &count, 1, NULL, 0, hv, sizeof hv, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
   g_assert_no_error (error);
@@ -166,7 +166,7 @@ test_bool_half_write (void)
     NczDimension *x2 = ncz_group_add_dimension (r2, "x", 3, FALSE, &error);
     NczVariable *b2 = ncz_group_add_variable (r2, "b", NCZ_DATA_TYPE_UBYTE, 1, &x2, &error);
     ncz_variable_set_storage_dtype (b2, "|b1");
-    g_assert_true (ncz_variable_write (b2, 1, &start, &count, NULL, bools, 3, NULL, &error));
+    g_assert_true (ncz_variable_write (b2, &start, 1, &count, 1, NULL, 0, bools, 3, NULL, &error));
     g_assert_true (ncz_dataset_close (d2, NULL, &error));
     g_assert_no_error (error);
     g_free (za);
@@ -315,7 +315,7 @@ test_vlen_corrupt (void)
       nczt_put_bytes (store, "s/0", cases[i].bytes, cases[i].len);
       ds = open_pure (store);
       g_test_message ("%s", cases[i].what);
-      g_assert_false (ncz_variable_read (nczt_var (ds, "s"), 1, &start, &count, NULL, buf,
+      g_assert_false (ncz_variable_read (nczt_var (ds, "s"), &start, 1, &count, 1, NULL, 0, buf,
                                          sizeof buf, NULL, &error));
       g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK);
       g_assert_nonnull (strstr (error->message, "'s/0'"));
@@ -385,9 +385,9 @@ test_unsupported (void)
       }
       v = nczt_var (ds, "bad");
       if (ncz_variable_get_value_type (v) == NCZ_DATA_TYPE_STRING)
-        ok = ncz_variable_read (v, 1, &start, &count, NULL, sbuf, sizeof sbuf, NULL, &error);
+        ok = ncz_variable_read (v, &start, 1, &count, 1, NULL, 0, sbuf, sizeof sbuf, NULL, &error);
       else
-        ok = ncz_variable_read (v, 1, &start, &count, NULL, buf, sizeof buf, NULL, &error);
+        ok = ncz_variable_read (v, &start, 1, &count, 1, NULL, 0, buf, sizeof buf, NULL, &error);
       g_assert_false (ok);
       g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED);
       g_test_message ("%s", error->message);
@@ -414,13 +414,13 @@ test_too_long_string (void)
   const char *fits[] = { "short", max_text, NULL };
   guint64 start = 0, count = 2;
 
-  g_assert_false (ncz_variable_write_strings (v, 1, &start, &count, NULL, values, NULL, &error));
+  g_assert_false (ncz_variable_write_strings (v, &start, 1, &count, 1, NULL, 0, values, NULL, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, "'/names'"));
   g_assert_nonnull (strstr (error->message, "203 bytes"));
   g_assert_nonnull (strstr (error->message, "128"));
   g_clear_error (&error);
-  g_assert_true (ncz_variable_write_strings (v, 1, &start, &count, NULL, fits, NULL, &error));
+  g_assert_true (ncz_variable_write_strings (v, &start, 1, &count, 1, NULL, 0, fits, NULL, &error));
   g_assert_no_error (error);
 }
 
@@ -442,7 +442,7 @@ test_pure_vlen_write (void)
   g_autofree char *za = NULL;
   g_auto(GStrv) got = NULL;
 
-  g_assert_true (ncz_variable_write_strings (v, 1, &start, &count, NULL, values, NULL, &error));
+  g_assert_true (ncz_variable_write_strings (v, &start, 1, &count, 1, NULL, 0, values, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
   g_assert_no_error (error);
@@ -453,7 +453,7 @@ test_pure_vlen_write (void)
   /* a partial write over a chunk holding a long string */
   back = nczt_open_mem (store, "mode=zarr,file", NCZ_OPEN_WRITE, &error);
   g_assert_no_error (error);
-  g_assert_true (ncz_variable_write_strings (nczt_var (back, "names"), 1, &at1, &one, NULL,
+  g_assert_true (ncz_variable_write_strings (nczt_var (back, "names"), &at1, 1, &one, 1, NULL, 0,
                                              (const char *const *) part, NULL, &error));
   g_assert_no_error (error);
   got = nczt_read_strings (nczt_var (back, "names"));
@@ -462,7 +462,7 @@ test_pure_vlen_write (void)
   g_assert_cmpstr (got[2], ==, "h\xc3\xa9");
   g_strfreev (got);
   values[1] = long_text;
-  g_assert_true (ncz_variable_write_strings (nczt_var (back, "names"), 1, &at1, &one, NULL,
+  g_assert_true (ncz_variable_write_strings (nczt_var (back, "names"), &at1, 1, &one, 1, NULL, 0,
                                              values + 1, NULL, &error));
   g_assert_no_error (error);
   got = nczt_read_strings (nczt_var (back, "names"));

@@ -78,7 +78,7 @@ write_ramp (NczVariable *v)
       else
         g_assert_not_reached ();
     }
-  g_assert_true (ncz_variable_write (v, 2, start, count, NULL, buf, NX * NY * es, NULL, &error));
+  g_assert_true (ncz_variable_write (v, start, 2, count, 2, NULL, 0, buf, NX * NY * es, NULL, &error));
   g_assert_no_error (error);
 }
 
@@ -442,8 +442,8 @@ test_quantize_stored (void)
       in[i] = (float) (G_PI * (i + 1));
       din[i] = G_E * (i + 1);
     }
-  g_assert_true (ncz_variable_write (v, 2, start, count, NULL, in, sizeof in, NULL, &error));
-  g_assert_true (ncz_variable_write (w, 2, start, count, NULL, din, sizeof din, NULL, &error));
+  g_assert_true (ncz_variable_write (v, start, 2, count, 2, NULL, 0, in, sizeof in, NULL, &error));
+  g_assert_true (ncz_variable_write (w, start, 2, count, 2, NULL, 0, din, sizeof din, NULL, &error));
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
   g_assert_no_error (error);
   {
@@ -506,7 +506,7 @@ test_unknown_codec (void)
     g_assert_nonnull (strstr (t, "nosuchcodec"));
     g_assert_nonnull (strstr (t, "nosuchfilter"));
   }
-  g_assert_false (ncz_variable_read (v, 1, &start, &count, NULL, buf, sizeof buf, NULL, &error));
+  g_assert_false (ncz_variable_read (v, &start, 1, &count, 1, NULL, 0, buf, sizeof buf, NULL, &error));
   g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_NOT_AVAILABLE);
   g_assert_nonnull (strstr (error->message, "nosuchcodec"));
 }

@@ -43,30 +43,30 @@ write_store (const char *path, const char *fragment)
   }
   for (int i = 0; i < 12; i++)
     tas[i] = i + 1;
-  g_assert_true (ncz_variable_write (v, 2, start, count, NULL, tas, sizeof tas, NULL, &error));
+  g_assert_true (ncz_variable_write (v, start, 2, count, 2, NULL, 0, tas, sizeof tas, NULL, &error));
   v = ncz_group_add_variable (root, "scalarv", NCZ_DATA_TYPE_INT, 0, NULL, &error);
-  g_assert_true (ncz_variable_write (v, 0, NULL, NULL, NULL, &s, 4, NULL, &error));
+  g_assert_true (ncz_variable_write (v, NULL, 0, NULL, 0, NULL, 0, &s, 4, NULL, &error));
   v = ncz_group_add_variable (root, "be", NCZ_DATA_TYPE_INT, 1, &n, &error);
   g_assert_true (ncz_variable_set_endianness (v, NCZ_ENDIANNESS_BIG, &error));
-  g_assert_true (ncz_variable_write (v, 1, start, &three, NULL, be, sizeof be, NULL, &error));
+  g_assert_true (ncz_variable_write (v, start, 1, &three, 1, NULL, 0, be, sizeof be, NULL, &error));
   v = ncz_group_add_variable (root, "chars", NCZ_DATA_TYPE_CHAR, 1, &n, &error);
   {
     g_autoptr(GBytes) b = g_bytes_new (&fillc, 1);
     g_assert_true (ncz_variable_set_fill_value (v, b, &error));
   }
-  g_assert_true (ncz_variable_write (v, 1, start, &two, NULL, "xy", 2, NULL, &error));
+  g_assert_true (ncz_variable_write (v, start, 1, &two, 1, NULL, 0, "xy", 2, NULL, &error));
   v = ncz_group_add_variable (root, "strs", NCZ_DATA_TYPE_STRING, 1, &n, &error);
   {
     g_autoptr(NczAttribute) a = ncz_attribute_new_values ("_nczarr_maxstrlen", NCZ_DATA_TYPE_INT, &five, 1, &error);
     g_assert_true (ncz_variable_set_attribute (v, a, &error));
   }
-  g_assert_true (ncz_variable_write_strings (v, 1, start, &three, NULL, strs, NULL, &error));
+  g_assert_true (ncz_variable_write_strings (v, start, 1, &three, 1, NULL, 0, strs, NULL, &error));
   v = ncz_group_add_variable (root, "dbl", NCZ_DATA_TYPE_DOUBLE, 1, &n, &error);
   {
     g_autoptr(GBytes) b = g_bytes_new (&dfill, 8);
     g_assert_true (ncz_variable_set_fill_value (v, b, &error));
   }
-  g_assert_true (ncz_variable_write (v, 1, start, &c1, NULL, dv, 8, NULL, &error));
+  g_assert_true (ncz_variable_write (v, start, 1, &c1, 1, NULL, 0, dv, 8, NULL, &error));
   v = ncz_group_add_variable (root, "nan", NCZ_DATA_TYPE_DOUBLE, 1, &n, &error);
   {
     g_autoptr(GBytes) b = g_bytes_new (&dnan, 8);
@@ -76,7 +76,7 @@ write_store (const char *path, const char *fragment)
   x = ncz_group_add_dimension (sub, "x", 2, FALSE, &error);
   v = ncz_group_add_variable (sub, "d", NCZ_DATA_TYPE_DOUBLE, 1, &x, &error);
   g_assert_true (ncz_variable_set_chunk_sizes (v, &c1, 1, &error));
-  g_assert_true (ncz_variable_write (v, 1, start, &two, NULL, dv, sizeof dv, NULL, &error));
+  g_assert_true (ncz_variable_write (v, start, 1, &two, 1, NULL, 0, dv, sizeof dv, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
   g_assert_no_error (error);

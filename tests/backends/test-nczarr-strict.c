@@ -562,7 +562,7 @@ test_chunk_errors_name_url (void)
   nczt_put_bytes (store, "v/0", "\1\0\0\0\2\0", 6);
   ds = open_store (store, &error);
   g_assert_no_error (error);
-  g_assert_false (ncz_variable_read (nczt_var (ds, "/v"), 1, &start, &count, NULL, v, sizeof v,
+  g_assert_false (ncz_variable_read (nczt_var (ds, "/v"), &start, 1, &count, 1, NULL, 0, v, sizeof v,
                                      NULL, &error));
   g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK);
   {
@@ -580,7 +580,7 @@ test_chunk_errors_name_url (void)
   nczt_put_bytes (store, "v/0", "not zlib data", 13);
   ds = open_store (store, &error);
   g_assert_no_error (error);
-  g_assert_false (ncz_variable_read (nczt_var (ds, "/v"), 1, &start, &count, NULL, v, sizeof v,
+  g_assert_false (ncz_variable_read (nczt_var (ds, "/v"), &start, 1, &count, 1, NULL, 0, v, sizeof v,
                                      NULL, &error));
   g_assert_nonnull (error);
   {
@@ -597,7 +597,7 @@ test_chunk_errors_name_url (void)
             "\"filters\": null, \"_nczarr_array\": {\"dimrefs\": [\"/x\"]}}");
   ds = open_store (store, &error);
   g_assert_no_error (error);
-  g_assert_false (ncz_variable_read (nczt_var (ds, "/v"), 1, &start, &count, NULL, v, sizeof v,
+  g_assert_false (ncz_variable_read (nczt_var (ds, "/v"), &start, 1, &count, 1, NULL, 0, v, sizeof v,
                                      NULL, &error));
   g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_NOT_AVAILABLE);
   {

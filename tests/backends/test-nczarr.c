@@ -52,12 +52,12 @@ build_small (NczDataset *ds)
 
   for (int i = 0; i < 12; i++)
     tasv[i] = i + 1;
-  g_assert_true (ncz_variable_write (tas, 2, start, count, NULL, tasv, sizeof tasv, NULL, &error));
+  g_assert_true (ncz_variable_write (tas, start, 2, count, 2, NULL, 0, tasv, sizeof tasv, NULL, &error));
   g_assert_no_error (error);
-  g_assert_true (ncz_variable_write (scalarv, 0, NULL, NULL, NULL, &s, sizeof s, NULL, &error));
+  g_assert_true (ncz_variable_write (scalarv, NULL, 0, NULL, 0, NULL, 0, &s, sizeof s, NULL, &error));
   g_assert_no_error (error);
   count[0] = 2;
-  g_assert_true (ncz_variable_write (d, 1, start, count, NULL, dv, sizeof dv, NULL, &error));
+  g_assert_true (ncz_variable_write (d, start, 1, count, 1, NULL, 0, dv, sizeof dv, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (ncz_dataset_sync (ds, NULL, &error));
   g_assert_no_error (error);
@@ -244,7 +244,7 @@ test_layout_keys_upper (void)
   guint64 start = 0, count = 2;
 
   g_assert_true (ncz_variable_set_attribute (c, a, &error));
-  g_assert_true (ncz_variable_write (c, 1, &start, &count, NULL, "ab", 2, NULL, &error));
+  g_assert_true (ncz_variable_write (c, &start, 1, &count, 1, NULL, 0, "ab", 2, NULL, &error));
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
   g_assert_no_error (error);
   assert_object (store, ".zgroup",
@@ -363,7 +363,7 @@ test_types_roundtrip (void)
                 double dv[3] = { 0.1, -1e300, 3.0 };
                 memcpy (buf, dv, sizeof dv);
               }
-            g_assert_true (ncz_variable_write (v, 1, &start, &count, NULL, buf, 3 * ts, NULL, &error));
+            g_assert_true (ncz_variable_write (v, &start, 1, &count, 1, NULL, 0, buf, 3 * ts, NULL, &error));
             g_assert_no_error (error);
           }
       {
@@ -375,8 +375,8 @@ test_types_roundtrip (void)
         g_assert_no_error (error);
         w = ncz_attribute_new_values ("_nczarr_maxstrlen", NCZ_DATA_TYPE_INT, &five, 1, &error);
         g_assert_true (ncz_variable_set_attribute (s, w, &error));
-        g_assert_true (ncz_variable_write (c, 1, &start, &count, NULL, "xyz", 3, NULL, &error));
-        g_assert_true (ncz_variable_write_strings (s, 1, &start, &count, NULL, sv, NULL, &error));
+        g_assert_true (ncz_variable_write (c, &start, 1, &count, 1, NULL, 0, "xyz", 3, NULL, &error));
+        g_assert_true (ncz_variable_write_strings (s, &start, 1, &count, 1, NULL, 0, sv, NULL, &error));
         g_assert_no_error (error);
       }
       g_assert_true (ncz_dataset_close (ds, NULL, &error));
@@ -698,7 +698,7 @@ test_fill_values (void)
   g_assert_true (ncz_variable_set_no_fill (nofill, TRUE, &error));
   g_assert_true (ncz_variable_set_fill_value (big, bu, &error));
   g_assert_true (ncz_variable_set_fill_value (ch, bc, &error));
-  g_assert_true (ncz_variable_write (prec, 1, &start, &one, NULL, &dn, 8, NULL, &error));
+  g_assert_true (ncz_variable_write (prec, &start, 1, &one, 1, NULL, 0, &dn, 8, NULL, &error));
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
   g_assert_no_error (error);
 
@@ -768,7 +768,7 @@ test_forder_and_separator (void)
   g_assert_cmpint (got[2], ==, 7);
 
   /* writing an F-order array stores F order */
-  g_assert_true (ncz_variable_write (nczt_var (ds, "f"), 2, start, count, NULL, more, sizeof more,
+  g_assert_true (ncz_variable_write (nczt_var (ds, "f"), start, 2, count, 2, NULL, 0, more, sizeof more,
                                      NULL, &error));
   g_assert_no_error (error);
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
@@ -806,7 +806,7 @@ test_zero_dim (void)
   g_assert_cmpuint (ncz_variable_get_n_dimensions (nczt_var (ds, "s0")), ==, 0);
   nczt_read_all (nczt_var (ds, "s0"), &v, sizeof v);
   g_assert_cmpint (v, ==, 42);
-  g_assert_true (ncz_variable_write (nczt_var (ds, "s0"), 0, NULL, NULL, NULL, &w, 4, NULL, &error));
+  g_assert_true (ncz_variable_write (nczt_var (ds, "s0"), NULL, 0, NULL, 0, NULL, 0, &w, 4, NULL, &error));
   {
     g_autoptr(NczAttribute) xa = ncz_attribute_new_text ("x", "y", -1);
     g_assert_true (ncz_group_set_attribute (ncz_dataset_get_root_group (ds), xa, &error));
@@ -898,7 +898,7 @@ reader_thread (gpointer data)
       gint32 got[12];
       guint64 start[2] = { 0, 0 }, count[2] = { 4, 3 };
       g_autoptr(GError) error = NULL;
-      if (!ncz_variable_read (td->var, 2, start, count, NULL, got, sizeof got, NULL, &error))
+      if (!ncz_variable_read (td->var, start, 2, count, 2, NULL, 0, got, sizeof got, NULL, &error))
         g_atomic_int_inc (&td->failures);
       else
         for (int i = 0; i < 12; i++)
@@ -1096,7 +1096,7 @@ test_bad_chunk (void)
   nczt_put_bytes (store, "v/0", "\1\0\0\0\2\0", 6);
   ds = nczt_open_mem (store, "mode=nczarr,file", NCZ_OPEN_READ, &error);
   g_assert_no_error (error);
-  g_assert_false (ncz_variable_read (nczt_var (ds, "v"), 1, &start, &count, NULL, v, sizeof v,
+  g_assert_false (ncz_variable_read (nczt_var (ds, "v"), &start, 1, &count, 1, NULL, 0, v, sizeof v,
                                      NULL, &error));
   g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK);
   g_assert_nonnull (strstr (error->message, "v/0"));
@@ -1124,7 +1124,7 @@ test_missing_codec (void)
   /* the metadata opens; reading data names the codec, variable and key */
   codecs = ncz_variable_get_codecs_json (nczt_var (ds, "v"));
   g_assert_nonnull (strstr (codecs, "no-such-codec"));
-  g_assert_false (ncz_variable_read (nczt_var (ds, "v"), 1, &start, &count, NULL, v, sizeof v,
+  g_assert_false (ncz_variable_read (nczt_var (ds, "v"), &start, 1, &count, 1, NULL, 0, v, sizeof v,
                                      NULL, &error));
   g_assert_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_NOT_AVAILABLE);
   g_assert_nonnull (strstr (error->message, "codec not available: no-such-codec"));
@@ -1268,7 +1268,7 @@ make_file_dataset (const char *url, const char *var_name, gint32 value)
   g_assert_no_error (error);
   gint32 vals[4] = { value, value, value, value };
   guint64 start = 0, count = 4;
-  g_assert_true (ncz_variable_write (v, 1, &start, &count, NULL, vals, sizeof vals, NULL, &error));
+  g_assert_true (ncz_variable_write (v, &start, 1, &count, 1, NULL, 0, vals, sizeof vals, NULL, &error));
   g_assert_no_error (error);
   return ds;
 }

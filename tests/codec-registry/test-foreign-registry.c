@@ -553,7 +553,7 @@ lzf_write_and_read (const char *store)
   ids = ncz_variable_get_filter_ids (v);
   g_assert_cmpuint (ids->len, ==, 1);
   g_assert_cmpuint (g_array_index (ids, guint, 0), ==, 32000);
-  g_assert_true (ncz_variable_write (v, 1, &start, &count, NULL, values, sizeof values, NULL, &error));
+  g_assert_true (ncz_variable_write (v, &start, 1, &count, 1, NULL, 0, values, sizeof values, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
   g_assert_no_error (error);
@@ -583,7 +583,7 @@ lzf_write_and_read (const char *store)
   g_assert_cmpuint (ids->len, ==, 1);
   g_assert_cmpuint (g_array_index (ids, guint, 0), ==, 32000);
   memset (back, 0, sizeof back);
-  g_assert_true (ncz_variable_read (v, 1, &start, &count, NULL, back, sizeof back, NULL, &error));
+  g_assert_true (ncz_variable_read (v, &start, 1, &count, 1, NULL, 0, back, sizeof back, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpmem (back, sizeof back, values, sizeof values);
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
@@ -607,7 +607,7 @@ lzf_without_codec (const char *store)
   ds = ncz_dataset_open (url, NCZ_OPEN_READ, NULL, &error);
   g_assert_no_error (error);
   v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), "v");
-  g_assert_false (ncz_variable_read (v, 1, &start, &count, NULL, back, sizeof back, NULL, &error));
+  g_assert_false (ncz_variable_read (v, &start, 1, &count, 1, NULL, 0, back, sizeof back, NULL, &error));
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "lzf"));
   g_clear_error (&error);

@@ -1385,7 +1385,7 @@ test_zarr_python_written (void)
         count[k] = ncz_dimension_get_length (ncz_variable_get_dimension (v, k));
       codecs = ncz_variable_get_codecs_json (v);
       g_test_message ("%s: %s", names[i], codecs);
-      values = ncz_variable_read_bytes (v, rank, start, count, NULL, NULL, &error);
+      values = ncz_variable_read_bytes (v, start, rank, count, rank, NULL, 0, NULL, &error);
       g_assert_no_error (error);
       assert_bytes_equal (values, expected);
     }
@@ -1520,7 +1520,7 @@ test_ncz_written (void)
         }
       data = g_malloc (n * size);
       fill_values (w->type, n, data);
-      g_assert_true (ncz_variable_write (v, w->rank, start, w->shape, NULL, data, n * size, NULL,
+      g_assert_true (ncz_variable_write (v, start, w->rank, w->shape, w->rank, NULL, 0, data, n * size, NULL,
                                          &error));
       g_assert_no_error (error);
       if (w->tolerance == 0)
@@ -1544,8 +1544,7 @@ test_ncz_written (void)
       NczVariable *v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), vars[i].name);
       g_autoptr (GBytes) expected = NULL;
       guint64 start[2] = { 0, 0 };
-      g_autoptr (GBytes) values = ncz_variable_read_bytes (v, vars[i].rank, start, vars[i].shape,
-                                                           NULL, NULL, &error);
+      g_autoptr (GBytes) values = ncz_variable_read_bytes (v, start, vars[i].rank, vars[i].shape, vars[i].rank, NULL, 0, NULL, &error);
       g_assert_no_error (error);
       if (vars[i].tolerance == 0)
         {

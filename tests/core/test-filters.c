@@ -537,7 +537,7 @@ test_refused (void)
 
   /* once data is written the chain is fixed */
   g_assert_true (ncz_variable_set_bzip2 (v, 1, &error));
-  g_assert_true (ncz_variable_write (v, 1, &start, &count, NULL, data, sizeof data, NULL, &error));
+  g_assert_true (ncz_variable_write (v, &start, 1, &count, 1, NULL, 0, data, sizeof data, NULL, &error));
   g_assert_no_error (error);
   g_assert_false (ncz_variable_set_bzip2 (v, 2, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
@@ -588,7 +588,7 @@ test_chain_roundtrip (void)
   g_assert_true (ncz_variable_set_shuffle (v, &error));
   g_assert_no_error (error);
   assert_ids (v, "2,32768,32769");
-  g_assert_true (ncz_variable_write (v, 2, start, count, NULL, data, sizeof data, NULL, &error));
+  g_assert_true (ncz_variable_write (v, start, 2, count, 2, NULL, 0, data, sizeof data, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (filter_test_format_n_encoded (), >=, 2);
 
@@ -601,7 +601,7 @@ test_chain_roundtrip (void)
   g_assert_cmpuint (p[1] ^ 0x22, ==, (32768 & 0xff) ^ 0x80);
 
   memset (back, 0, sizeof back);
-  g_assert_true (ncz_variable_read (v, 2, start, count, NULL, back, sizeof back, NULL, &error));
+  g_assert_true (ncz_variable_read (v, start, 2, count, 2, NULL, 0, back, sizeof back, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpmem (back, sizeof back, data, sizeof data);
 }

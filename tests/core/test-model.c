@@ -170,7 +170,7 @@ test_slab_roundtrip (void)
   /* nothing written: all fill */
   guint64 start[] = { 0, 0, 0 }, count[] = { 5, 7, 9 };
   gint32 all[5 * 7 * 9];
-  g_assert_true (ncz_variable_read (v, 3, start, count, NULL, all, sizeof all, NULL, &error));
+  g_assert_true (ncz_variable_read (v, start, 3, count, 3, NULL, 0, all, sizeof all, NULL, &error));
   g_assert_no_error (error);
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     g_assert_cmpint (all[i], ==, -1);
@@ -181,9 +181,9 @@ test_slab_roundtrip (void)
   gint32 vals[4 * 5 * 6];
   for (guint i = 0; i < G_N_ELEMENTS (vals); i++)
     vals[i] = i;
-  g_assert_true (ncz_variable_write (v, 3, ws, wc, NULL, vals, sizeof vals, NULL, &error));
+  g_assert_true (ncz_variable_write (v, ws, 3, wc, 3, NULL, 0, vals, sizeof vals, NULL, &error));
   g_assert_no_error (error);
-  g_assert_true (ncz_variable_read (v, 3, start, count, NULL, all, sizeof all, NULL, &error));
+  g_assert_true (ncz_variable_read (v, start, 3, count, 3, NULL, 0, all, sizeof all, NULL, &error));
   for (guint t = 0; t < 5; t++)
     for (guint y = 0; y < 7; y++)
       for (guint x = 0; x < 9; x++)
@@ -199,7 +199,7 @@ test_slab_roundtrip (void)
   guint64 ss[] = { 1, 2, 3 }, sc[] = { 2, 3, 2 };
   gint64 st[] = { 2, 2, 5 };
   gint32 sv[12];
-  g_assert_true (ncz_variable_read (v, 3, ss, sc, st, sv, sizeof sv, NULL, &error));
+  g_assert_true (ncz_variable_read (v, ss, 3, sc, 3, st, 3, sv, sizeof sv, NULL, &error));
   g_assert_no_error (error);
   for (guint a = 0; a < 2; a++)
     for (guint b = 0; b < 3; b++)
@@ -213,29 +213,29 @@ test_slab_roundtrip (void)
   gint32 wv[12];
   for (guint i = 0; i < 12; i++)
     wv[i] = 1000 + i;
-  g_assert_true (ncz_variable_write (v, 3, ss, sc, st, wv, sizeof wv, NULL, &error));
+  g_assert_true (ncz_variable_write (v, ss, 3, sc, 3, st, 3, wv, sizeof wv, NULL, &error));
   gint32 back[12];
-  g_assert_true (ncz_variable_read (v, 3, ss, sc, st, back, sizeof back, NULL, &error));
+  g_assert_true (ncz_variable_read (v, ss, 3, sc, 3, st, 3, back, sizeof back, NULL, &error));
   g_assert_cmpmem (back, sizeof back, wv, sizeof wv);
 
   /* out of bounds, wrong rank, small buffer, zero stride */
   guint64 oob[] = { 0, 0, 8 }, oc[] = { 1, 1, 2 };
-  g_assert_false (ncz_variable_read (v, 3, oob, oc, NULL, back, sizeof back, NULL, &error));
+  g_assert_false (ncz_variable_read (v, oob, 3, oc, 3, NULL, 0, back, sizeof back, NULL, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
   g_clear_error (&error);
-  g_assert_false (ncz_variable_read (v, 2, oob, oc, NULL, back, sizeof back, NULL, &error));
+  g_assert_false (ncz_variable_read (v, oob, 2, oc, 2, NULL, 0, back, sizeof back, NULL, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
   g_clear_error (&error);
-  g_assert_false (ncz_variable_read (v, 3, start, count, NULL, back, sizeof back, NULL, &error));
+  g_assert_false (ncz_variable_read (v, start, 3, count, 3, NULL, 0, back, sizeof back, NULL, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
   g_clear_error (&error);
   gint64 zero[] = { 1, 0, 1 };
-  g_assert_false (ncz_variable_read (v, 3, start, oc, zero, back, sizeof back, NULL, &error));
+  g_assert_false (ncz_variable_read (v, start, 3, oc, 3, zero, 3, back, sizeof back, NULL, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
   g_clear_error (&error);
   /* huge count does not overflow */
   guint64 hc[] = { G_MAXUINT64, 2, 2 };
-  g_assert_false (ncz_variable_read (v, 3, start, hc, NULL, back, sizeof back, NULL, &error));
+  g_assert_false (ncz_variable_read (v, start, 3, hc, 3, NULL, 0, back, sizeof back, NULL, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
   g_clear_error (&error);
 }
@@ -277,7 +277,7 @@ test_slab_large_random (void)
         {
           for (gsize i = 0; i < n; i++)
             buf[i] = iter * 10000 + i;
-          g_assert_true (ncz_variable_write (v, 2, s, c, st, buf, n * 8, NULL, &error));
+          g_assert_true (ncz_variable_write (v, s, 2, c, 2, st, 2, buf, n * 8, NULL, &error));
           g_assert_no_error (error);
           for (guint64 a = 0; a < c[0]; a++)
             for (guint64 b = 0; b < c[1]; b++)
@@ -285,7 +285,7 @@ test_slab_large_random (void)
         }
       else
         {
-          g_assert_true (ncz_variable_read (v, 2, s, c, st, buf, n * 8, NULL, &error));
+          g_assert_true (ncz_variable_read (v, s, 2, c, 2, st, 2, buf, n * 8, NULL, &error));
           g_assert_no_error (error);
           for (guint64 a = 0; a < c[0]; a++)
             for (guint64 b = 0; b < c[1]; b++)
@@ -306,10 +306,10 @@ test_scalar_and_strings (void)
   NczVariable *sc = ncz_group_add_variable (root, "sc", NCZ_DATA_TYPE_UINT64, 0, NULL, &error);
   guint64 val = G_MAXUINT64 - 3, got = 0;
   g_assert_true (ncz_variable_is_scalar (sc));
-  g_assert_true (ncz_variable_read (sc, 0, NULL, NULL, NULL, &got, sizeof got, NULL, &error));
+  g_assert_true (ncz_variable_read (sc, NULL, 0, NULL, 0, NULL, 0, &got, sizeof got, NULL, &error));
   g_assert_cmpuint (got, ==, G_GUINT64_CONSTANT (18446744073709551614));
-  g_assert_true (ncz_variable_write (sc, 0, NULL, NULL, NULL, &val, sizeof val, NULL, &error));
-  g_assert_true (ncz_variable_read (sc, 0, NULL, NULL, NULL, &got, sizeof got, NULL, &error));
+  g_assert_true (ncz_variable_write (sc, NULL, 0, NULL, 0, NULL, 0, &val, sizeof val, NULL, &error));
+  g_assert_true (ncz_variable_read (sc, NULL, 0, NULL, 0, NULL, 0, &got, sizeof got, NULL, &error));
   g_assert_cmpuint (got, ==, val);
 
   NczDimension *n = ncz_group_add_dimension (root, "n", 5, FALSE, NULL);
@@ -323,14 +323,14 @@ test_scalar_and_strings (void)
   const char *in[] = { "a", "0123", "", NULL };
   guint64 st = 1, ct = 3;
   /* longer than the width (4): an error naming the length, never cut */
-  g_assert_false (ncz_variable_write_strings (s, 1, &st, &ct, NULL, too_long, NULL, &error));
+  g_assert_false (ncz_variable_write_strings (s, &st, 1, &ct, 1, NULL, 0, too_long, NULL, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, "10 bytes"));
   g_clear_error (&error);
-  g_assert_true (ncz_variable_write_strings (s, 1, &st, &ct, NULL, in, NULL, &error));
+  g_assert_true (ncz_variable_write_strings (s, &st, 1, &ct, 1, NULL, 0, in, NULL, &error));
   g_assert_no_error (error);
   guint64 s0 = 0, c5 = 5;
-  g_auto(GStrv) out = ncz_variable_read_strings (s, 1, &s0, &c5, NULL, NULL, &error);
+  g_auto(GStrv) out = ncz_variable_read_strings (s, &s0, 1, &c5, 1, NULL, 0, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (out[0], ==, "");
   g_assert_cmpstr (out[1], ==, "a");
@@ -353,12 +353,12 @@ test_unlimited_and_readonly (void)
   g_assert_cmpuint (ch[0], ==, 1);
   gint16 vals[] = { 1, 2, 3 };
   guint64 s = 2, c = 3;
-  g_assert_true (ncz_variable_write (v, 1, &s, &c, NULL, vals, sizeof vals, NULL, &error));
+  g_assert_true (ncz_variable_write (v, &s, 1, &c, 1, NULL, 0, vals, sizeof vals, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (ncz_dimension_get_length (t), ==, 5);
   gint16 back[5];
   guint64 s0 = 0, c5 = 5;
-  g_assert_true (ncz_variable_read (v, 1, &s0, &c5, NULL, back, sizeof back, NULL, &error));
+  g_assert_true (ncz_variable_read (v, &s0, 1, &c5, 1, NULL, 0, back, sizeof back, NULL, &error));
   g_assert_cmpint (back[0], ==, -32767);
   g_assert_cmpint (back[4], ==, 3);
 
@@ -394,9 +394,9 @@ test_async_read (void)
     vals[i] = i * 3;
   guint64 s = 0, c = 10;
   g_autoptr(GBytes) in = g_bytes_new (vals, 10);
-  g_assert_true (ncz_variable_write_bytes (v, 1, &s, &c, NULL, in, NULL, NULL));
+  g_assert_true (ncz_variable_write_bytes (v, &s, 1, &c, 1, NULL, 0, in, NULL, NULL));
   GBytes *out = NULL;
-  ncz_variable_read_bytes_async (v, 1, &s, &c, NULL, NULL, on_read_done, &out);
+  ncz_variable_read_bytes_async (v, &s, 1, &c, 1, NULL, 0, NULL, on_read_done, &out);
   while (out == NULL)
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (g_bytes_equal (in, out));
@@ -424,7 +424,7 @@ test_slab_error_stops (void)
   g_autofree gint32 *vals = g_new (gint32, 64 * 64);
   for (guint i = 0; i < 64 * 64; i++)
     vals[i] = (gint32) i;
-  g_assert_true (ncz_variable_write (v, 2, start, count, NULL, vals, 64 * 64 * 4, NULL, &error));
+  g_assert_true (ncz_variable_write (v, start, 2, count, 2, NULL, 0, vals, 64 * 64 * 4, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (ncz_memory_store_get_n_objects (store), ==, 256);
 
@@ -432,14 +432,14 @@ test_slab_error_stops (void)
   g_autoptr(GBytes) bad = g_bytes_new ("abc", 3);
   g_assert_true (ncz_store_write (NCZ_STORE (store), "v/9.7", bad, NULL, &error));
   memset (vals, 0, 64 * 64 * 4);
-  g_assert_false (ncz_variable_read (v, 2, start, count, NULL, vals, 64 * 64 * 4, NULL, &error));
+  g_assert_false (ncz_variable_read (v, start, 2, count, 2, NULL, 0, vals, 64 * 64 * 4, NULL, &error));
   g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK);
   g_assert_nonnull (strstr (error->message, "'/v'"));
   g_clear_error (&error);
 
   /* a selection that avoids the bad chunk still reads */
   guint64 s2[] = { 0, 0 }, c2[] = { 36, 64 };
-  g_assert_true (ncz_variable_read (v, 2, s2, c2, NULL, vals, 36 * 64 * 4, NULL, &error));
+  g_assert_true (ncz_variable_read (v, s2, 2, c2, 2, NULL, 0, vals, 36 * 64 * 4, NULL, &error));
   g_assert_no_error (error);
   for (guint i = 0; i < 36 * 64; i++)
     g_assert_cmpint (vals[i], ==, (gint32) i);

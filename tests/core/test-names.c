@@ -468,7 +468,7 @@ test_stored_nfd (void)
   g_assert_no_error (error);
   var = ncz_group_add_variable (root, CAFE_NFC, NCZ_DATA_TYPE_INT, 1, &dim, &error);
   g_assert_no_error (error);
-  g_assert_true (ncz_variable_write (var, 1, start, count, NULL, values, sizeof values,
+  g_assert_true (ncz_variable_write (var, start, 1, count, 1, NULL, 0, values, sizeof values,
                                      NULL, &error));
   g_assert_no_error (error);
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
@@ -486,7 +486,7 @@ test_stored_nfd (void)
   g_assert_true (var == ncz_group_get_variable (root, CAFE_NFC));
   g_assert_true (var == ncz_group_lookup_variable (root, "/" CAFE_NFC));
   g_assert_cmpstr (ncz_variable_get_name (var), ==, CAFE_NFD);
-  g_assert_true (ncz_variable_read (var, 1, start, count, NULL, back, sizeof back, NULL,
+  g_assert_true (ncz_variable_read (var, start, 1, count, 1, NULL, 0, back, sizeof back, NULL,
                                     &error));
   g_assert_no_error (error);
   g_assert_cmpint (back[0], ==, 7);

@@ -382,15 +382,15 @@ test_write_path (void)
   g_assert_true (ncz_variable_set_fill_value (f, fillb, &error));
   g_assert_true (ncz_variable_set_quantize (f, NCZ_QUANTIZE_BITROUND, 6, &error));
   g_assert_true (ncz_variable_set_quantize (d, NCZ_QUANTIZE_BITGROOM, 4, &error));
-  g_assert_true (ncz_variable_write (f, 1, &start, &count, NULL, data, sizeof data, NULL, &error));
-  g_assert_true (ncz_variable_write (d, 1, &start, &count, NULL, ddata, sizeof ddata, NULL, &error));
+  g_assert_true (ncz_variable_write (f, &start, 1, &count, 1, NULL, 0, data, sizeof data, NULL, &error));
+  g_assert_true (ncz_variable_write (d, &start, 1, &count, 1, NULL, 0, ddata, sizeof ddata, NULL, &error));
   g_assert_no_error (error);
   /* the caller's buffers are unchanged */
   g_assert_cmpmem (data, sizeof data, copy, sizeof copy);
   g_assert_cmpmem (ddata, sizeof ddata, dcopy, sizeof dcopy);
 
-  g_assert_true (ncz_variable_read (f, 1, &start, &count, NULL, back, sizeof back, NULL, &error));
-  g_assert_true (ncz_variable_read (d, 1, &start, &count, NULL, dback, sizeof dback, NULL, &error));
+  g_assert_true (ncz_variable_read (f, &start, 1, &count, 1, NULL, 0, back, sizeof back, NULL, &error));
+  g_assert_true (ncz_variable_read (d, &start, 1, &count, 1, NULL, 0, dback, sizeof dback, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpmem (back, sizeof back, expect, sizeof expect);
   g_assert_cmpmem (dback, sizeof dback, dexpect, sizeof dexpect);

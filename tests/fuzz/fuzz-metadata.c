@@ -119,13 +119,13 @@ walk_variable (NczVariable *v)
   start = g_new0 (guint64, nd + 1);
   if (type == NCZ_DATA_TYPE_STRING)
     {
-      char **strv = ncz_variable_read_strings (v, nd, start, shape, NULL, NULL, &error);
+      char **strv = ncz_variable_read_strings (v, start, nd, shape, nd, NULL, 0, NULL, &error);
       g_strfreev (strv);
     }
   else
     {
       gpointer buf = g_malloc (n * es);
-      if (ncz_variable_read (v, nd, start, shape, NULL, buf, n * es, NULL, &error))
+      if (ncz_variable_read (v, start, nd, shape, nd, NULL, 0, buf, n * es, NULL, &error))
         n_vars_read++;
       g_free (buf);
     }

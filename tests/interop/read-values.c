@@ -219,7 +219,7 @@ dump_variable (Out *out, NczVariable *v, const char *path)
   g_string_append (s, ", \"values\": [");
   if (t == NCZ_DATA_TYPE_STRING)
     {
-      char **strv = ncz_variable_read_strings (v, nd, start, shape, NULL, NULL, &error);
+      char **strv = ncz_variable_read_strings (v, start, nd, shape, nd, NULL, 0, NULL, &error);
       if (strv == NULL)
         die (path, error);
       for (guint64 i = 0; i < n; i++)
@@ -234,7 +234,7 @@ dump_variable (Out *out, NczVariable *v, const char *path)
     {
       gsize es = ncz_data_type_get_size (t);
       guint8 *buf = g_malloc0 (n * es);
-      if (!ncz_variable_read (v, nd, start, shape, NULL, buf, n * es, NULL, &error))
+      if (!ncz_variable_read (v, start, nd, shape, nd, NULL, 0, buf, n * es, NULL, &error))
         die (path, error);
       for (guint64 i = 0; i < n; i++)
         {

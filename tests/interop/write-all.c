@@ -243,14 +243,14 @@ make_var (Ctx *ctx, VarSpec *vs)
 
       if (strings)
         {
-          if (!ncz_variable_write_strings (v, vs->nd, vs->start, vs->count, NULL,
+          if (!ncz_variable_write_strings (v, vs->start, vs->nd, vs->count, vs->nd, NULL, 0,
                                            (const char * const *) strings, NULL, &error))
             die (path, error);
           g_strfreev (strings);
         }
       else
         {
-          if (!ncz_variable_write (v, vs->nd, vs->start, vs->count, NULL, buf,
+          if (!ncz_variable_write (v, vs->start, vs->nd, vs->count, vs->nd, NULL, 0, buf,
                                    n_write * esize, NULL, &error))
             die (path, error);
           g_free (buf);

@@ -256,7 +256,7 @@ add_variable (NczGroup *root, NczGroup *grp, const char *spec, guint seed)
       ramp_at (type, i, 0.5, buf + i * es);
     else
       die (kind, NULL);
-  if (!ncz_variable_write (var, nd, start, shape, NULL, buf, n * es, NULL, &error))
+  if (!ncz_variable_write (var, start, nd, shape, nd, NULL, 0, buf, n * es, NULL, &error))
     die (f[0], error);
 
   ids = ncz_variable_get_filter_ids (var);

@@ -61,7 +61,7 @@ write_all (NczVariable *v, gconstpointer data, gsize size)
   guint rank = 0;
   g_autofree guint64 *shape = ncz_variable_get_shape (v, &rank);
   g_autofree guint64 *start = g_new0 (guint64, MAX (rank, 1));
-  check (ncz_variable_write (v, rank, start, shape, NULL, data, size, NULL, &error), error);
+  check (ncz_variable_write (v, start, rank, shape, rank, NULL, 0, data, size, NULL, &error), error);
 }
 
 static void
@@ -106,7 +106,7 @@ make_rich (NczGroup *root)
     set_attr (v, NULL, ncz_attribute_new_text ("units", "m", -1));
     for (int i = 0; i < 8; i++)
       vals[i] = i * 11 - 40;
-    check (ncz_variable_write (v, 2, start, count, NULL, vals, sizeof vals, NULL, &error), error);
+    check (ncz_variable_write (v, start, 2, count, 2, NULL, 0, vals, sizeof vals, NULL, &error), error);
   }
   /* double d(y, x): big-endian, shuffle + deflate, edge chunks */
   {
@@ -187,13 +187,13 @@ make_rich (NczGroup *root)
     g_autoptr(GBytes) fb = g_bytes_new ("missing", 8);
     v = add_var (root, "s", NCZ_DATA_TYPE_STRING, 1, &n);
     check (ncz_variable_set_fill_value (v, fb, &error), error);
-    check (ncz_variable_write_strings (v, 1, &start, &count, NULL, strs, NULL, &error), error);
+    check (ncz_variable_write_strings (v, &start, 1, &count, 1, NULL, 0, strs, NULL, &error), error);
   }
   {
     gint16 value = -7;
     v = add_var (root, "scalar", NCZ_DATA_TYPE_SHORT, 0, NULL);
     set_attr (v, NULL, ncz_attribute_new_text ("long_name", "a scalar", -1));
-    check (ncz_variable_write (v, 0, NULL, NULL, NULL, &value, sizeof value, NULL, &error), error);
+    check (ncz_variable_write (v, NULL, 0, NULL, 0, NULL, 0, &value, sizeof value, NULL, &error), error);
   }
   /* never written */
   {
@@ -226,7 +226,7 @@ make_rich (NczGroup *root)
   {
     const char *strs[] = { "deep", NULL };
     v = add_var (g2, "name", NCZ_DATA_TYPE_STRING, 0, NULL);
-    check (ncz_variable_write_strings (v, 0, NULL, NULL, NULL, strs, NULL, &error), error);
+    check (ncz_variable_write_strings (v, NULL, 0, NULL, 0, NULL, 0, strs, NULL, &error), error);
   }
 }
 
@@ -280,7 +280,7 @@ make_big (NczGroup *root)
       for (int i = 0; i < 64 * 1024; i++)
         vals[i] = (double) row * 1024 + i;
       start[0] = row;
-      check (ncz_variable_write (v, 2, start, count, NULL, vals, 64 * 1024 * sizeof (double),
+      check (ncz_variable_write (v, start, 2, count, 2, NULL, 0, vals, 64 * 1024 * sizeof (double),
                                  NULL, &error), error);
     }
 }
@@ -313,9 +313,9 @@ make_grid (NczGroup *root)
   check (ncz_variable_set_chunk_sizes (v, c32, 2, &error), error);
   check (ncz_variable_set_chunk_sizes (p, c32, 2, &error), error);
   check (ncz_variable_set_chunk_sizes (u, c22, 2, &error), error);
-  check (ncz_variable_write (v, 2, start, full, NULL, ints, sizeof ints, NULL, &error), error);
-  check (ncz_variable_write (p, 2, start, part, NULL, shorts, sizeof shorts, NULL, &error), error);
-  check (ncz_variable_write (u, 2, start, grow, NULL, dbls, sizeof dbls, NULL, &error), error);
+  check (ncz_variable_write (v, start, 2, full, 2, NULL, 0, ints, sizeof ints, NULL, &error), error);
+  check (ncz_variable_write (p, start, 2, part, 2, NULL, 0, shorts, sizeof shorts, NULL, &error), error);
+  check (ncz_variable_write (u, start, 2, grow, 2, NULL, 0, dbls, sizeof dbls, NULL, &error), error);
 }
 
 int

@@ -70,7 +70,7 @@ read_all (NczVariable *v)
   g_autofree guint64 *shape = ncz_variable_get_shape (v, &rank);
   g_autofree guint64 *start = g_new0 (guint64, MAX (rank, 1));
   g_autoptr(GError) error = NULL;
-  GBytes *b = ncz_variable_read_bytes (v, rank, start, shape, NULL, NULL, &error);
+  GBytes *b = ncz_variable_read_bytes (v, start, rank, shape, rank, NULL, 0, NULL, &error);
   g_assert_no_error (error);
   return b;
 }
@@ -255,7 +255,7 @@ test_data_chars_strings (void)
   g_assert_cmpmem (p, n, "hellox", 6);
   p = g_bytes_get_data (c0, &n);
   g_assert_cmpmem (p, n, "q", 1);
-  strs = ncz_variable_read_strings (var_of (ds, "st"), 1, &start, &count, NULL, NULL, &error);
+  strs = ncz_variable_read_strings (var_of (ds, "st"), &start, 1, &count, 1, NULL, 0, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (strs[0], ==, "one");
   g_assert_cmpstr (strs[1], ==, "");
@@ -855,7 +855,7 @@ test_failure_keeps_previous (void)
   g_assert_nonnull (v);
   gint32 vals[2] = { 0, 0 };
   guint64 start = 0, count = 2;
-  g_assert_true (ncz_variable_read (v, 1, &start, &count, NULL, vals, sizeof vals, NULL, &error));
+  g_assert_true (ncz_variable_read (v, &start, 1, &count, 1, NULL, 0, vals, sizeof vals, NULL, &error));
   g_assert_cmpint (vals[0], ==, 7);
   g_assert_cmpint (vals[1], ==, 8);
   g_assert_null (ncz_group_get_variable (ncz_dataset_get_root_group (ds), "w"));

@@ -65,6 +65,163 @@ with tempfile.TemporaryDirectory() as d:
         data = v2.read_bytes([0], [4], None, None).get_data()
         check("dataset round trip", struct.unpack("=4i", data) == (1, 2, 3, 4))
         check("group is a list model", ds2.get_root_group().get_n_items() == 1)
+        del ds2, v2
+
+        # A 2-D variable for the hyperslab checks
+        ds = Ncz.Dataset.create(path, Ncz.CreateFlags.DEFAULT, None)
+        root = ds.get_root_group()
+        y = root.add_dimension("y", 3, False)
+        x = root.add_dimension("x", 4, False)
+        t = root.add_variable("t", Ncz.DataType.INT, [y, x])
+        t.write_bytes([0, 0], [3, 4], None,
+                      GLib.Bytes.new(struct.pack("=12i", *range(0, 120, 10))), None)
+        s = root.add_variable("s", Ncz.DataType.STRING, [x])
+        s.write_strings([0], [4], None, ["a", "bb", "ccc", "dddd"], None)
+        ds.close(None)
+        del ds, root, x, y, t, s
+
+        # The chained expression: nobody holds the dataset or the group
+        b = Ncz.Dataset.open(path, Ncz.OpenFlags.READ, None).get_root_group() \
+            .get_variable("t").read_bytes([1, 1], [2, 2], [1, 2], None)
+        check("chained open().get_root_group().get_variable().read_bytes()",
+              struct.unpack("=4i", b.get_data()) == (50, 70, 90, 110))
+        v = Ncz.Dataset.open(path, Ncz.OpenFlags.READ, None).get_root_group().get_variable("t")
+        check("held variable keeps its group", v.get_group().get_name() == "/")
+        check("held variable keeps its dataset",
+              v.get_group().get_dataset().get_url().get_original() == path)
+        check("held variable full name", v.get_full_name() == "/t")
+        check("held variable dimensions",
+              [d.get_name() for d in v.get_dimensions()] == ["y", "x"])
+        # Dropped without close: the dataset and its objects are freed with
+        # the last of them, not before
+        import gc
+        freed = []
+        ds = Ncz.Dataset.open(path, Ncz.OpenFlags.READ, None)
+        ds.weak_ref(lambda: freed.append("dataset"))
+        ds.get_root_group().weak_ref(lambda: freed.append("root"))
+        held = ds.get_root_group().get_variable("t")
+        held.weak_ref(lambda: freed.append("variable"))
+        del ds
+        gc.collect()
+        check("a held variable keeps the dataset", freed == [])
+        check("a held variable still reads",
+              struct.unpack("=1i", held.read_bytes([2, 3], [1, 1], None, None).get_data())
+              == (110,))
+        del held
+        gc.collect()
+        check("all freed once nothing is held",
+              sorted(freed) == ["dataset", "root", "variable"])
+        sub = Ncz.Dataset.open(path, Ncz.OpenFlags.READ, None).get_root_group()
+        check("held group lists its variables",
+              sorted(w.get_name() for w in sub.get_variables()) == ["s", "t"])
+        check("chained read_strings",
+              sub.get_variable("s").read_strings([1], [2], None, None) == ["bb", "ccc"])
+        del sub
+
+        # Each array has its own length: a mismatch is a GLib.Error and
+        # nothing is read
+        def mismatch(name, call):
+            try:
+                call()
+                check(name, False)
+            except GLib.Error as e:
+                check(name, e.matches(Ncz.DatasetError.quark(), Ncz.DatasetError.INVALID)
+                      and "'/t'" in e.message)
+
+        mismatch("start shorter than count", lambda: v.read_bytes([1], [2, 2], None, None))
+        mismatch("count shorter than start", lambda: v.read_bytes([1, 1], [2], None, None))
+        mismatch("stride of the wrong length", lambda: v.read_bytes([0, 0], [1, 1], [1], None))
+        mismatch("too many values", lambda: v.read_bytes([0, 0, 0], [1, 1, 1], None, None))
+        try:
+            v.read_bytes([1], [2, 2], None, None)
+        except GLib.Error as e:
+            check("the message gives the lengths", "1 start, 2 count" in e.message)
+        check("a correct read after the errors",
+              struct.unpack("=2i", v.read_bytes([2, 2], [1, 2], None, None).get_data()) == (100, 110))
+
+        # the async read reports a mismatch through its result
+        loop = GLib.MainLoop()
+        result = {}
+
+        def done(var, res):
+            try:
+                var.read_bytes_finish(res)
+                result["error"] = None
+            except GLib.Error as e:
+                result["error"] = e
+            loop.quit()
+
+        v.read_bytes_async([0], [1, 1], None, None, done)
+        loop.run()
+        check("async mismatch raises",
+              result["error"] is not None and result["error"].matches(
+                  Ncz.DatasetError.quark(), Ncz.DatasetError.INVALID))
+
+        # writes: a mismatch writes nothing
+        ds = Ncz.Dataset.open(path, Ncz.OpenFlags.WRITE, None)
+        w = ds.get_root_group().get_variable("t")
+        try:
+            w.write_bytes([0], [1, 4], None, GLib.Bytes.new(b"\0" * 16), None)
+            check("write mismatch raises", False)
+        except GLib.Error as e:
+            check("write mismatch raises", e.matches(Ncz.DatasetError.quark(),
+                                                     Ncz.DatasetError.INVALID))
+        check("nothing written",
+              struct.unpack("=4i", w.read_bytes([0, 0], [1, 4], None, None).get_data())
+              == (0, 10, 20, 30))
+        ds.close(None)
+        del ds, w, v
+
+        # Errors raised by the library match the registered domains
+        empty = os.path.join(d, "empty")
+        os.mkdir(empty)
+        try:
+            Ncz.Dataset.open(empty, Ncz.OpenFlags.READ, None)
+            check("a directory without a dataset raises NOT_NCZ", False)
+        except GLib.Error as e:
+            check("a directory without a dataset raises NOT_NCZ",
+                  e.matches(Ncz.DatasetError.quark(), Ncz.DatasetError.NOT_NCZ))
+
+        def raises(name, call, domain, code):
+            try:
+                call()
+                check(name, False)
+            except GLib.Error as e:
+                check(name, e.matches(domain.quark(), code))
+
+        reg = Ncz.Registry.get_default()
+        raises("a missing store raises Ncz.PluginError.NOT_FOUND",
+               lambda: reg.lookup_store("no-such-store"), Ncz.PluginError,
+               Ncz.PluginError.NOT_FOUND)
+        ds = Ncz.Dataset.create(path, Ncz.CreateFlags.DEFAULT, None)
+        x = ds.get_root_group().add_dimension("x", 4, False)
+        w = ds.get_root_group().add_variable("w", Ncz.DataType.INT, [x])
+        raises("an unknown filter raises Ncz.CodecError.NOT_AVAILABLE",
+               lambda: w.add_filter(65000, [1]), Ncz.CodecError, Ncz.CodecError.NOT_AVAILABLE)
+        raises("bad codec parameters raise Ncz.CodecError.BAD_PARAMETERS",
+               lambda: w.add_filter_json('{"id": "zstd", "level": "x"}'),
+               Ncz.CodecError, Ncz.CodecError.BAD_PARAMETERS)
+        ds.close(None)
+        del ds, x, w
+        with open(os.path.join(d, "t.file", "w", ".zarray"), "w") as f:
+            f.write("{ not json")
+        raises("bad metadata raises Ncz.BackendError.BAD_METADATA",
+               lambda: Ncz.Dataset.open(path, Ncz.OpenFlags.READ, None),
+               Ncz.BackendError, Ncz.BackendError.BAD_METADATA)
+
+# Every error domain is registered: an error enum with its quark
+for name, quark_name in (("DatasetError", "ncz-dataset-error-quark"),
+                         ("StorageError", "ncz-storage-error-quark"),
+                         ("CodecError", "ncz-codec-error-quark"),
+                         ("BackendError", "ncz-backend-error-quark"),
+                         ("PluginError", "ncz-plugin-error-quark")):
+    enum = getattr(Ncz, name, None)
+    ok = enum is not None and hasattr(enum, "FAILED") and int(enum.FAILED) == 0
+    ok = ok and GLib.quark_to_string(enum.quark()) == quark_name
+    fn = getattr(Ncz, name[:-5].lower() + "_error_quark", None)
+    ok = ok and fn is not None and fn() == enum.quark()
+    check("Ncz.%s is an error domain (%s)" % (name, quark_name), ok)
+
 
 print("1..%d" % n)
 sys.exit(1 if failures else 0)

@@ -207,7 +207,7 @@ write_whole (NczVariable *v, gconstpointer data, gsize size, GError **error)
   guint rank = 0;
   g_autofree guint64 *shape = ncz_variable_get_shape (v, &rank);
   guint64 start[4] = { 0 };
-  return ncz_variable_write (v, rank, start, shape, NULL, data, size, NULL, error);
+  return ncz_variable_write (v, start, rank, shape, rank, NULL, 0, data, size, NULL, error);
 }
 
 #define NX 12
@@ -321,10 +321,10 @@ rewrite_rich (NczGroup *root, GError **error)
   for (int i = 0; i < 10; i++)
     box[i] = -100.0f - (float) i;
   TRY ((v = ncz_group_get_variable (root, "temp")) != NULL);
-  TRY (ncz_variable_write (v, 2, start, count, NULL, box, sizeof box, NULL, error));
+  TRY (ncz_variable_write (v, start, 2, count, 2, NULL, 0, box, sizeof box, NULL, error));
   TRY ((g = ncz_group_get_group (root, "g")) != NULL);
   TRY ((v = ncz_group_get_variable (g, "d")) != NULL);
-  TRY (ncz_variable_write (v, 1, s1, c1, NULL, two, sizeof two, NULL, error));
+  TRY (ncz_variable_write (v, s1, 1, c1, 1, NULL, 0, two, sizeof two, NULL, error));
   TRY (set_text (root, NULL, "title", "rewritten", error));
   return TRUE;
 }
@@ -387,8 +387,8 @@ copy_group (NczGroup *src, NczGroup *dst, GError **error)
         }
       for (guint k = 0; k < vattrs->len; k++)
         TRY (ncz_variable_set_attribute (dv, g_ptr_array_index (vattrs, k), error));
-      TRY (ncz_variable_read (sv, rank, start, shape, NULL, buf, size, NULL, error));
-      TRY (ncz_variable_write (dv, rank, start, shape, NULL, buf, size, NULL, error));
+      TRY (ncz_variable_read (sv, start, rank, shape, rank, NULL, 0, buf, size, NULL, error));
+      TRY (ncz_variable_write (dv, start, rank, shape, rank, NULL, 0, buf, size, NULL, error));
     }
   for (guint i = 0; i < groups->len; i++)
     {
@@ -445,7 +445,7 @@ dump_group (NczGroup *g, GString *out, GError **error)
                    ncz_variable_get_n_elements (v);
       g_autofree guint8 *buf = g_malloc (MAX (size, 1));
 
-      TRY (ncz_variable_read (v, rank, start, shape, NULL, buf, size, NULL, error));
+      TRY (ncz_variable_read (v, start, rank, shape, rank, NULL, 0, buf, size, NULL, error));
       g_string_append_printf (out, " var %s:", ncz_variable_get_name (v));
       dump_attrs (out, vattrs);
       g_string_append_c (out, '=');

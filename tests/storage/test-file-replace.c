@@ -77,7 +77,7 @@ write_version (const char *url,
   g_assert_no_error (error);
   for (int i = 0; i < N_VALUES; i++)
     values[i] = version * 1000 + i;
-  g_assert_true (ncz_variable_write (v, 1, &start, &count, NULL, values, sizeof values,
+  g_assert_true (ncz_variable_write (v, &start, 1, &count, 1, NULL, 0, values, sizeof values,
                                      NULL, &error));
   g_assert_no_error (error);
   if (keep_open)
@@ -126,7 +126,7 @@ read_slowly (const char *url)
       gint32 values[CHUNK];
       guint64 start = c * CHUNK, count = CHUNK;
 
-      g_assert_true (ncz_variable_read (v, 1, &start, &count, NULL, values, sizeof values,
+      g_assert_true (ncz_variable_read (v, &start, 1, &count, 1, NULL, 0, values, sizeof values,
                                         NULL, &error));
       g_assert_no_error (error);
       if (version < 0)
@@ -205,7 +205,7 @@ test_readers_keep_their_version (Fixture       *f,
       gint32 values[N_VALUES];
       guint64 start = 0, count = N_VALUES;
 
-      g_assert_true (ncz_variable_read (v, 1, &start, &count, NULL, values, sizeof values,
+      g_assert_true (ncz_variable_read (v, &start, 1, &count, 1, NULL, 0, values, sizeof values,
                                         NULL, &error));
       g_assert_no_error (error);
       for (int k = 0; k < N_VALUES; k++)

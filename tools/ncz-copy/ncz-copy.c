@@ -282,7 +282,7 @@ write_piece (Copy *c, NczVariable *out, guint rank, const guint64 *start,
              const guint64 *count, gconstpointer data, gsize size, GError **error)
 {
   GError *local = NULL;
-  if (!ncz_variable_write (out, rank, start, count, NULL, data, size, NULL, &local))
+  if (!ncz_variable_write (out, start, rank, count, rank, NULL, 0, data, size, NULL, &local))
     {
       g_autofree char *name = ncz_variable_get_full_name (out);
       return fail_in ("variable", name, c->out_url, local, error);
@@ -588,14 +588,14 @@ copy_by_slabs (Copy *c, NczVariable *in, NczVariable *out, const guint64 *shape,
         }
       if (strings)
         {
-          g_auto(GStrv) values = ncz_variable_read_strings (in, rank, start, count, NULL, NULL,
+          g_auto(GStrv) values = ncz_variable_read_strings (in, start, rank, count, rank, NULL, 0, NULL,
                                                             &local);
           if (values == NULL)
             {
               g_autofree char *name = ncz_variable_get_full_name (in);
               return fail_in ("variable", name, c->in_url, local, error);
             }
-          if (!ncz_variable_write_strings (out, rank, start, count, NULL,
+          if (!ncz_variable_write_strings (out, start, rank, count, rank, NULL, 0,
                                            (const char * const *) values, NULL, &local))
             {
               g_autofree char *name = ncz_variable_get_full_name (out);
@@ -604,7 +604,7 @@ copy_by_slabs (Copy *c, NczVariable *in, NczVariable *out, const guint64 *shape,
         }
       else
         {
-          if (!ncz_variable_read (in, rank, start, count, NULL, buffer, n * es, NULL, &local))
+          if (!ncz_variable_read (in, start, rank, count, rank, NULL, 0, buffer, n * es, NULL, &local))
             {
               g_autofree char *name = ncz_variable_get_full_name (in);
               return fail_in ("variable", name, c->in_url, local, error);
@@ -634,13 +634,13 @@ copy_scalar (Copy *c, NczVariable *in, NczVariable *out, GError **error)
 
   if (ncz_variable_get_value_type (in) == NCZ_DATA_TYPE_STRING)
     {
-      g_auto(GStrv) values = ncz_variable_read_strings (in, 0, NULL, NULL, NULL, NULL, &local);
+      g_auto(GStrv) values = ncz_variable_read_strings (in, NULL, 0, NULL, 0, NULL, 0, NULL, &local);
       if (values == NULL)
         {
           g_autofree char *name = ncz_variable_get_full_name (in);
           return fail_in ("variable", name, c->in_url, local, error);
         }
-      if (!ncz_variable_write_strings (out, 0, NULL, NULL, NULL, (const char * const *) values,
+      if (!ncz_variable_write_strings (out, NULL, 0, NULL, 0, NULL, 0, (const char * const *) values,
                                        NULL, &local))
         {
           g_autofree char *name = ncz_variable_get_full_name (out);
@@ -649,13 +649,13 @@ copy_scalar (Copy *c, NczVariable *in, NczVariable *out, GError **error)
     }
   else
     {
-      g_autoptr(GBytes) value = ncz_variable_read_bytes (in, 0, NULL, NULL, NULL, NULL, &local);
+      g_autoptr(GBytes) value = ncz_variable_read_bytes (in, NULL, 0, NULL, 0, NULL, 0, NULL, &local);
       if (value == NULL)
         {
           g_autofree char *name = ncz_variable_get_full_name (in);
           return fail_in ("variable", name, c->in_url, local, error);
         }
-      if (!ncz_variable_write_bytes (out, 0, NULL, NULL, NULL, value, NULL, &local))
+      if (!ncz_variable_write_bytes (out, NULL, 0, NULL, 0, NULL, 0, value, NULL, &local))
         {
           g_autofree char *name = ncz_variable_get_full_name (out);
           return fail_in ("variable", name, c->out_url, local, error);

@@ -543,7 +543,7 @@ value_reader_fill (ValueReader *r, GError **error)
                    "variable '%s': out of memory", ncz_variable_get_name (r->variable));
       return FALSE;
     }
-  if (!ncz_variable_read (r->variable, r->rank, start, count, NULL, r->buffer,
+  if (!ncz_variable_read (r->variable, start, r->rank, count, r->rank, NULL, 0, r->buffer,
                           n * r->element_size, NULL, error))
     return FALSE;
   r->n_buffered = n;

@@ -1618,7 +1618,7 @@ write_prefix (NczVariable *var, guint rank, const guint64 *shape, const guint8 *
   guint64 offset = 0;
 
   if (rank == 0)
-    return n == 0 || ncz_variable_write (var, 0, NULL, NULL, NULL, buffer, elem_size, NULL, error);
+    return n == 0 || ncz_variable_write (var, NULL, 0, NULL, 0, NULL, 0, buffer, elem_size, NULL, error);
   for (guint d = 0; d < rank && offset < n; d++)
     {
       guint64 inner = 1, q;
@@ -1634,7 +1634,7 @@ write_prefix (NczVariable *var, guint rank, const guint64 *shape, const guint8 *
               start[k] = 0;
               count[k] = shape[k];
             }
-          if (!ncz_variable_write (var, rank, start, count, NULL, buffer + offset * elem_size,
+          if (!ncz_variable_write (var, start, rank, count, rank, NULL, 0, buffer + offset * elem_size,
                                    (gsize) (q * inner) * elem_size, NULL, error))
             return FALSE;
           offset += q * inner;

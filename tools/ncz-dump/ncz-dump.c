@@ -2,8 +2,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
-
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -1051,7 +1049,7 @@ usage (FILE *to, const char *prog)
            "  --help           Show this help and exit\n"
            "  --version        Show the version and exit\n"
            "ncz library version %s\n",
-           prog, NCZ_VERSION);
+           prog, NCZ_VERSION_STRING);
 }
 
 static gboolean
@@ -1131,7 +1129,7 @@ main (int argc, char *argv[])
           usage (stdout, prog);
           return EXIT_SUCCESS;
         case 'V':
-          printf ("%s (Ncz) %s\n", prog, NCZ_VERSION);
+          printf ("%s (Ncz) %s\n", prog, NCZ_VERSION_STRING);
           return EXIT_SUCCESS;
         case 'c': d.coordinates_only = TRUE; break;
         case 'h': d.header_only = TRUE; break;

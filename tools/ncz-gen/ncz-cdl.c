@@ -16,8 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ncz-filter-spec-private.h"
-#include "ncz-model-private.h"
+#include <ncz/ncz-module.h>
 
 G_DEFINE_QUARK (ncz-cdl-error-quark, ncz_cdl_error)
 

@@ -2,12 +2,9 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
-
 #include <string.h>
 
 #include "nczarr-private.h"
-#include "ncz-filter-spec-private.h"
 
 /*
  * NczNczarrFormat:
@@ -289,7 +286,7 @@ consolidated_option (NczNczarrFormat *self, gboolean otherwise, gboolean *out, G
 static char *
 default_ncproperties (void)
 {
-  return g_strdup ("version=2,ncz=" NCZ_VERSION ",nczarr=" NCZARR_VERSION);
+  return g_strdup ("version=2,ncz=" NCZ_VERSION_STRING ",nczarr=" NCZARR_VERSION);
 }
 
 /* ---- metadata bookkeeping ---- */

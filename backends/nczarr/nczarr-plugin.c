@@ -2,8 +2,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
-
 #include "ncz-nczarr-format.h"
 
 NCZ_PLUGIN_EXPORT const NczPluginDesc *ncz_plugin_nczarr_describe (void);
@@ -33,7 +31,7 @@ register_nczarr (NczRegistry *registry, GError **error)
 static const NczPluginDesc nczarr_plugin_desc = {
   .abi = NCZ_PLUGIN_ABI,
   .name = "nczarr",
-  .version = NCZ_VERSION,
+  .version = NCZ_VERSION_STRING,
   .license = "BSD-3-Clause",
   .description = "NCZarr and Zarr version 2 format backend",
   .register_func = register_nczarr,

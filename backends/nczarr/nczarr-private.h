@@ -4,9 +4,7 @@
  */
 #pragma once
 
-#include <ncz/ncz.h>
-#include <ncz/ncz-json.h>
-#include "ncz-model-private.h"
+#include <ncz/ncz-module.h>
 #include "ncz-nczarr-format.h"
 
 G_BEGIN_DECLS

@@ -8,8 +8,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
-
 #include <string.h>
 
 #include "nczarr-dtype-private.h"

@@ -2,8 +2,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
-
 #include "ncz-file-store.h"
 
 static gboolean
@@ -17,7 +15,7 @@ register_file_store (NczRegistry *registry,
 static const NczPluginDesc file_plugin_desc = {
   .abi = NCZ_PLUGIN_ABI,
   .name = "file",
-  .version = NCZ_VERSION,
+  .version = NCZ_VERSION_STRING,
   .license = "BSD-3-Clause",
   .description = "Directory-tree storage",
   .register_func = register_file_store,

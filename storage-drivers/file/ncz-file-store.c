@@ -2,8 +2,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
-
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +18,7 @@
 #endif
 
 #include "ncz-file-store.h"
-#include "ncz-model-private.h"
+#include <ncz/ncz-module.h>
 
 /* NczFileStore: each object is a regular file under the root directory,
  * key "a/b/.zarray" being the file root/a/b/.zarray; prefixes are

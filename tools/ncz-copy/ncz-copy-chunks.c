@@ -9,7 +9,7 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
+#include <ncz/ncz.h>
 
 #include <errno.h>
 #include <stdlib.h>

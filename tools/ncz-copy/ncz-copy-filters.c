@@ -9,13 +9,13 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
+#include <ncz/ncz.h>
 
 #include <string.h>
 
+#include <ncz/ncz-module.h>
+
 #include "ncz-copy-filters.h"
-#include "ncz-filter-spec-private.h"
-#include <ncz/ncz-json.h>
 
 typedef struct
 {

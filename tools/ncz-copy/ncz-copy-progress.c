@@ -4,7 +4,7 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
+#include <ncz/ncz.h>
 
 #include <string.h>
 

@@ -2,8 +2,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
-
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -12,11 +10,11 @@
 #include <unistd.h>
 
 #include <ncz/ncz.h>
+#include <ncz/ncz-module.h>
 
 #include "ncz-copy-chunks.h"
 #include "ncz-copy-filters.h"
 #include "ncz-copy-progress.h"
-#include "ncz-model-private.h"
 
 /* Default size of the pieces data is copied in (nccopy's -m default). */
 #define DEFAULT_BUFFER_BYTES 5000000u
@@ -878,7 +876,7 @@ main (int argc, char *argv[])
           usage (stdout, prog);
           return EXIT_SUCCESS;
         case 'I':
-          printf ("%s (Ncz) %s\n", prog, NCZ_VERSION);
+          printf ("%s (Ncz) %s\n", prog, NCZ_VERSION_STRING);
           return EXIT_SUCCESS;
         case ':':
           {

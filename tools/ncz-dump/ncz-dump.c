@@ -2,8 +2,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
-
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -13,6 +11,8 @@
 
 #include <ncz/ncz.h>
 
+#include "cdl-format.h"
+#include "cdl-syntax.h"
 #include "ncz-dump-cdl.h"
 
 /* Largest block of a variable read at once while printing its data. */
@@ -115,18 +115,6 @@ put_wrapped (Dump *d, const char *text)
     d->line_position += (int) n;
 }
 
-static gboolean
-is_cdl_keyword (const char *name)
-{
-  static const char * const keywords[] = {
-    "variables", "dimensions", "data", "group", "types", NULL
-  };
-  for (guint i = 0; keywords[i]; i++)
-    if (strcmp (name, keywords[i]) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 /* ---------------------------------------------------------------- */
 /* Attributes */
 
@@ -137,6 +125,9 @@ append_attribute_values (Dump *d, GString *s, NczAttribute *attr,
   NczDataType type = ncz_attribute_get_value_type (attr);
   gsize n = 0;
   gconstpointer values = ncz_attribute_peek_values (attr, &n);
+  /* integers carry their type in a suffix (floats in cdl_append_attribute_float) */
+  const char *suffix = plain_numbers || !ncz_data_type_is_integer (type)
+                         ? "" : cdl_type_suffix (type);
 
   if (n == 0 || values == NULL)
     {
@@ -155,37 +146,28 @@ append_attribute_values (Dump *d, GString *s, NczAttribute *attr,
       switch (type)
         {
         case NCZ_DATA_TYPE_BYTE:
-          g_string_append_printf (s, "%d%s", ((const gint8 *) values)[i],
-                                  plain_numbers ? "" : "b");
+          g_string_append_printf (s, "%d", ((const gint8 *) values)[i]);
           break;
         case NCZ_DATA_TYPE_SHORT:
-          g_string_append_printf (s, "%d%s", ((const gint16 *) values)[i],
-                                  plain_numbers ? "" : "s");
+          g_string_append_printf (s, "%d", ((const gint16 *) values)[i]);
           break;
         case NCZ_DATA_TYPE_INT:
           g_string_append_printf (s, "%d", ((const gint32 *) values)[i]);
           break;
         case NCZ_DATA_TYPE_UBYTE:
-          g_string_append_printf (s, "%u%s", ((const guint8 *) values)[i],
-                                  plain_numbers ? "" : "UB");
+          g_string_append_printf (s, "%u", ((const guint8 *) values)[i]);
           break;
         case NCZ_DATA_TYPE_USHORT:
-          g_string_append_printf (s, "%u%s", ((const guint16 *) values)[i],
-                                  plain_numbers ? "" : "US");
+          g_string_append_printf (s, "%u", ((const guint16 *) values)[i]);
           break;
         case NCZ_DATA_TYPE_UINT:
-          g_string_append_printf (s, "%u%s", ((const guint32 *) values)[i],
-                                  plain_numbers ? "" : "U");
+          g_string_append_printf (s, "%u", ((const guint32 *) values)[i]);
           break;
         case NCZ_DATA_TYPE_INT64:
-          g_string_append_printf (s, "%" G_GINT64_FORMAT "%s",
-                                  ((const gint64 *) values)[i],
-                                  plain_numbers ? "" : "LL");
+          g_string_append_printf (s, "%" G_GINT64_FORMAT, ((const gint64 *) values)[i]);
           break;
         case NCZ_DATA_TYPE_UINT64:
-          g_string_append_printf (s, "%" G_GUINT64_FORMAT "%s",
-                                  ((const guint64 *) values)[i],
-                                  plain_numbers ? "" : "ULL");
+          g_string_append_printf (s, "%" G_GUINT64_FORMAT, ((const guint64 *) values)[i]);
           break;
         case NCZ_DATA_TYPE_FLOAT:
           cdl_append_attribute_float (s, ((const float *) values)[i],
@@ -210,6 +192,7 @@ append_attribute_values (Dump *d, GString *s, NczAttribute *attr,
           g_string_append (s, "?");
           break;
         }
+      g_string_append (s, suffix);
     }
 }
 
@@ -225,7 +208,7 @@ print_attribute (Dump *d, const char *owner, NczAttribute *attr,
     g_string_append (s, "string ");
   cdl_append_name (s, owner);
   /* ncdump separates a keyword from the colon in ordinary attributes only */
-  if (is_cdl_keyword (owner) && !special)
+  if (cdl_is_keyword (owner) && !special)
     g_string_append_c (s, ' ');
   g_string_append_c (s, ':');
   cdl_append_name (s, ncz_attribute_get_name (attr));
@@ -375,7 +358,7 @@ print_variable_header (Dump *d, NczGroup *group, NczVariable *var)
 
   out_indent (d);
   fputc ('\t', d->out);
-  fputs (ncz_data_type_get_name (ncz_variable_get_value_type (var)), d->out);
+  fputs (cdl_type_keyword (ncz_variable_get_value_type (var)), d->out);
   fputc (' ', d->out);
   out_name (d, name);
   if (rank > 0)
@@ -1051,7 +1034,7 @@ usage (FILE *to, const char *prog)
            "  --help           Show this help and exit\n"
            "  --version        Show the version and exit\n"
            "ncz library version %s\n",
-           prog, NCZ_VERSION);
+           prog, NCZ_VERSION_STRING);
 }
 
 static gboolean
@@ -1131,7 +1114,7 @@ main (int argc, char *argv[])
           usage (stdout, prog);
           return EXIT_SUCCESS;
         case 'V':
-          printf ("%s (Ncz) %s\n", prog, NCZ_VERSION);
+          printf ("%s (Ncz) %s\n", prog, NCZ_VERSION_STRING);
           return EXIT_SUCCESS;
         case 'c': d.coordinates_only = TRUE; break;
         case 'h': d.header_only = TRUE; break;

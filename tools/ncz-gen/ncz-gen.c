@@ -3,8 +3,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "config.h"
-
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +100,7 @@ main (int argc, char *argv[])
       switch (opt)
         {
         case 'V':
-          printf ("ncz-gen (Ncz) %s\n", NCZ_VERSION);
+          printf ("ncz-gen (Ncz) %s\n", NCZ_VERSION_STRING);
           return EXIT_SUCCESS;
         case '3': case '5': case '6':
           return fail ("only the netCDF-4 data model is written (use -4)");

@@ -64,7 +64,7 @@ write_dataset (NczStore *inner)
   for (guint i = 0; i < SIDE; i++)
     for (guint j = 0; j < SIDE; j++)
       values[i * SIDE + j] = value_at (i, j);
-  g_assert_true (ncz_variable_write (v, 2, start, count, NULL, values,
+  g_assert_true (ncz_variable_write (v, start, 2, count, 2, NULL, 0, values,
                                      SIDE * SIDE * sizeof (float), NULL, &error));
   g_assert_no_error (error);
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
@@ -90,7 +90,7 @@ read_and_check (NczStore *store, guint io_depth)
   g_assert_nonnull (v);
   if (NCZ_IS_LATENCY_STORE (store))
     ncz_latency_store_reset (NCZ_LATENCY_STORE (store));
-  g_assert_true (ncz_variable_read (v, 2, start, count, NULL, values,
+  g_assert_true (ncz_variable_read (v, start, 2, count, 2, NULL, 0, values,
                                     SIDE * SIDE * sizeof (float), NULL, &error));
   g_assert_no_error (error);
   for (guint i = 0; i < SIDE; i++)
@@ -355,7 +355,7 @@ write_some (NczVariable *v, guint side)
   /* the left half only: the chunks of the right half stay unwritten */
   for (guint i = 0; i < side * side / 2; i++)
     values[i] = (gint32) i;
-  g_assert_true (ncz_variable_write (v, 2, start, count, NULL, values,
+  g_assert_true (ncz_variable_write (v, start, 2, count, 2, NULL, 0, values,
                                      side * side / 2 * sizeof (gint32), NULL, &error));
   g_assert_no_error (error);
 }
@@ -371,7 +371,7 @@ check_read (NczVariable *v, guint side)
 
   g_assert_nonnull (fill_bytes);
   memcpy (&fill, g_bytes_get_data (fill_bytes, NULL), sizeof fill);
-  g_assert_true (ncz_variable_read (v, 2, start, count, NULL, values,
+  g_assert_true (ncz_variable_read (v, start, 2, count, 2, NULL, 0, values,
                                     side * side * sizeof (gint32), NULL, &error));
   g_assert_no_error (error);
   for (guint i = 0; i < side; i++)

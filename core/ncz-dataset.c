@@ -287,6 +287,9 @@ ncz_dataset_open (const char *url, NczOpenFlags flags,
   g_autoptr(NczUrl) u = NULL;
   g_autoptr(NczStore) store = NULL;
   g_autofree char *format = NULL;
+  g_autofree char *found = NULL;
+  g_autoptr(GError) local_error = NULL;
+  NczDataset *ds;
   NczRegistry *registry = ncz_registry_get_default ();
   guint store_flags = (flags & NCZ_OPEN_WRITE) ? NCZ_STORE_WRITE : NCZ_STORE_READ;
 
@@ -306,7 +309,7 @@ ncz_dataset_open (const char *url, NczOpenFlags flags,
     }
   if (format == NULL)
     {
-      format = ncz_registry_choose_format (registry, u, store, cancellable, error);
+      format = _ncz_registry_choose_format_full (registry, u, store, cancellable, &found, error);
       if (format == NULL)
         return NULL;
     }
@@ -319,8 +322,20 @@ ncz_dataset_open (const char *url, NczOpenFlags flags,
       if (store == NULL)
         return NULL;
     }
-  return dataset_start (format, store, u, FALSE, (flags & NCZ_OPEN_WRITE) != 0,
-                        cancellable, error);
+  ds = dataset_start (format, store, u, FALSE, (flags & NCZ_OPEN_WRITE) != 0,
+                      cancellable, &local_error);
+  if (ds == NULL && found != NULL && local_error->domain == NCZ_PLUGIN_ERROR)
+    {
+      /* the format was recognised but cannot be used: say how it was
+       * recognised ("format 'hdf5' ... is not installed (...); found the
+       * signature of format 'hdf5' at offset 0") */
+      g_set_error (error, local_error->domain, local_error->code, "%s; %s",
+                   local_error->message, found);
+      return NULL;
+    }
+  if (ds == NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  return ds;
 }
 
 static void

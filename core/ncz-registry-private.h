@@ -156,6 +156,13 @@ G_GNUC_INTERNAL GPtrArray *_ncz_known_format_claims (void);
 
 /* ncz-registry-probe.c */
 G_GNUC_INTERNAL gboolean _ncz_url_is_plain_file (NczUrl *url);
+/* ncz_registry_choose_format(), also saying what decided when it was
+ * probed ("found .zgroup", "signature of format 'hdf5' at offset 512");
+ * *found_out stays NULL when the URL named the format. */
+G_GNUC_INTERNAL char *_ncz_registry_choose_format_full (NczRegistry *self, NczUrl *url,
+                                                        NczStore *store,
+                                                        GCancellable *cancellable,
+                                                        char **found_out, GError **error);
 
 G_GNUC_INTERNAL NczPluginInfo *ncz_plugin_info_new_internal (void);
 G_GNUC_INTERNAL void ncz_plugin_info_set_status (NczPluginInfo *self,

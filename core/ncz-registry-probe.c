@@ -340,8 +340,11 @@ chosen (NczRegistry     *self,
         NczFormatClaim  *claim,
         const char      *url,
         const char      *found,
+        char           **found_out,
         GError         **error)
 {
+  if (found_out != NULL)
+    *found_out = g_strdup (found);
   if (claim_is_unimplemented (self, claim))
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_NOT_NCZ,
@@ -464,6 +467,11 @@ ncz_registry_describe_format_probe (NczRegistry *self,
   return claim != NULL ? _ncz_format_claim_describe (claim) : NULL;
 }
 
+static char *probe_store (NczRegistry *self, NczStore *store, const char *url,
+                          GCancellable *cancellable, char **found_out, GError **error);
+static char *probe_stream (NczRegistry *self, GInputStream *stream, const char *url,
+                           GCancellable *cancellable, char **found_out, GError **error);
+
 /* Probing a store: existence checks of marker keys */
 
 /**
@@ -492,13 +500,24 @@ ncz_registry_probe_store (NczRegistry   *self,
                           GCancellable  *cancellable,
                           GError       **error)
 {
-  g_autoptr(GPtrArray) claims = NULL;
-  g_autoptr(GHashTable) checked = NULL;
-  GString *looked_for;
-
   g_return_val_if_fail (NCZ_IS_REGISTRY (self), NULL);
   g_return_val_if_fail (NCZ_IS_STORE (store), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return probe_store (self, store, url, cancellable, NULL, error);
+}
+
+static char *
+probe_store (NczRegistry   *self,
+             NczStore      *store,
+             const char    *url,
+             GCancellable  *cancellable,
+             char         **found_out,
+             GError       **error)
+{
+  g_autoptr(GPtrArray) claims = NULL;
+  g_autoptr(GHashTable) checked = NULL;
+  GString *looked_for;
 
   if (url == NULL)
     url = "the store";
@@ -519,7 +538,7 @@ ncz_registry_probe_store (NczRegistry   *self,
             {
               g_autofree char *found = g_strdup_printf ("found %s", marker);
 
-              return chosen (self, claim, url, found, error);
+              return chosen (self, claim, url, found, found_out, error);
             }
           if (local_error != NULL)
             {
@@ -647,14 +666,25 @@ ncz_registry_probe_stream (NczRegistry   *self,
                            GCancellable  *cancellable,
                            GError       **error)
 {
+  g_return_val_if_fail (NCZ_IS_REGISTRY (self), NULL);
+  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return probe_stream (self, stream, url, cancellable, NULL, error);
+}
+
+static char *
+probe_stream (NczRegistry   *self,
+              GInputStream  *stream,
+              const char    *url,
+              GCancellable  *cancellable,
+              char         **found_out,
+              GError       **error)
+{
   g_autoptr(GPtrArray) claims = NULL;
   g_autofree guint8 *head = NULL;
   GString *looked_for;
   gsize size, n_read = 0;
-
-  g_return_val_if_fail (NCZ_IS_REGISTRY (self), NULL);
-  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (url == NULL)
     url = "the file";
@@ -690,10 +720,10 @@ ncz_registry_probe_stream (NczRegistry   *self,
         if (memcmp (head + offset, sig, sig_len) == 0)
           {
             g_autofree char *found =
-              g_strdup_printf ("signature of format '%s' at offset %" G_GUINT64_FORMAT,
+              g_strdup_printf ("found the signature of format '%s' at offset %" G_GUINT64_FORMAT,
                                claim->format, offset);
 
-            return chosen (self, claim, url, found, error);
+            return chosen (self, claim, url, found, found_out, error);
           }
     }
 
@@ -760,13 +790,24 @@ ncz_registry_choose_format (NczRegistry   *self,
                             GCancellable  *cancellable,
                             GError       **error)
 {
-  g_autoptr(NczStore) opened = NULL;
-  char *name;
-
   g_return_val_if_fail (NCZ_IS_REGISTRY (self), NULL);
   g_return_val_if_fail (NCZ_IS_URL (url), NULL);
   g_return_val_if_fail (store == NULL || NCZ_IS_STORE (store), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return _ncz_registry_choose_format_full (self, url, store, cancellable, NULL, error);
+}
+
+char *
+_ncz_registry_choose_format_full (NczRegistry   *self,
+                                  NczUrl        *url,
+                                  NczStore      *store,
+                                  GCancellable  *cancellable,
+                                  char         **found_out,
+                                  GError       **error)
+{
+  g_autoptr(NczStore) opened = NULL;
+  char *name;
 
   name = ncz_registry_format_from_url (self, url);
   if (name != NULL)
@@ -782,8 +823,8 @@ ncz_registry_choose_format (NczRegistry   *self,
           g_prefix_error (error, "%s: ", ncz_url_get_original (url));
           return NULL;
         }
-      return ncz_registry_probe_stream (self, G_INPUT_STREAM (stream),
-                                        ncz_url_get_original (url), cancellable, error);
+      return probe_stream (self, G_INPUT_STREAM (stream), ncz_url_get_original (url),
+                           cancellable, found_out, error);
     }
 
   if (store == NULL)
@@ -793,5 +834,5 @@ ncz_registry_choose_format (NczRegistry   *self,
         return NULL;
       store = opened;
     }
-  return ncz_registry_probe_store (self, store, ncz_url_get_original (url), cancellable, error);
+  return probe_store (self, store, ncz_url_get_original (url), cancellable, found_out, error);
 }

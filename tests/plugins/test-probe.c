@@ -468,6 +468,8 @@ test_hdf5_not_installed (void)
   g_assert_nonnull (strstr (error->message, path));
   g_assert_nonnull (strstr (error->message, "libncz-backend-hdf5.so"));
   g_assert_nonnull (strstr (error->message, "ncz-plugin-hdf5"));
+  /* and how it was recognised */
+  g_assert_nonnull (strstr (error->message, "found the signature of format 'hdf5' at offset 512"));
   g_clear_error (&error);
 
   packaging_path = g_build_filename (g_getenv ("NCZ_SOURCE_ROOT"), "docs", "packaging.md", NULL);

@@ -34,9 +34,8 @@ NCZ_PRIVATE_API NczFilterSpec *ncz_filter_spec_new_for_codec (NczCodec *codec,
                                                               GError **error);
 
 /* The blosc compressor code of a c-blosc compressor name (blosclz 0,
- * lz4 1, lz4hc 2, snappy 3, zlib 4, zstd 5), -1 if unknown; and back. */
+ * lz4 1, lz4hc 2, snappy 3, zlib 4, zstd 5), -1 if unknown. */
 NCZ_PRIVATE_API int ncz_blosc_compcode_from_name (const char *name);
-NCZ_PRIVATE_API const char *ncz_blosc_compname_from_code (guint code);
 
 /* ---- codec chains (ncz-codec-chain.c), for ncz-variable.c ---- */
 

@@ -9,6 +9,8 @@
 #include "ncz-core-private.h"
 #include "ncz-filter-spec-private.h"
 
+/* set_blosc() takes a c-blosc compressor name; the blosc codec checks
+ * the code like its other parameters. */
 static const char *const blosc_names[] = {
   "blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd",
 };
@@ -21,12 +23,6 @@ ncz_blosc_compcode_from_name (const char *name)
     if (g_ascii_strcasecmp (name, blosc_names[i]) == 0)
       return (int) i;
   return -1;
-}
-
-const char *
-ncz_blosc_compname_from_code (guint code)
-{
-  return code < G_N_ELEMENTS (blosc_names) ? blosc_names[code] : NULL;
 }
 
 static gboolean

@@ -32,7 +32,8 @@ typedef struct {
   guint filter_id;     /* HDF5 filter id; 0 if unknown */
   char *json;          /* the codec dict as JSON text (as read, or as produced) */
   GArray *visible;     /* guint visible parameters; never NULL */
-  GArray *working;     /* guint working parameters; NULL until derived */
+  GArray *working;     /* unused: working parameters live in the variable's
+                          codec chain (<ncz/ncz-codec-chain.h>) */
   NczCodec *codec;     /* the implementation; NULL if not available */
 } NczFilterSpec;
 

@@ -76,10 +76,45 @@ counting_store_dispose (GObject *object)
   G_OBJECT_CLASS (counting_store_parent_class)->dispose (object);
 }
 
+enum { PROP_0, PROP_URL, PROP_FLAGS };
+
+/* "url" and "flags" are those of the wrapped store */
+static void
+counting_store_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  CountingStore *self = (CountingStore *) object;
+
+  switch (prop_id)
+    {
+    case PROP_URL:
+      g_value_set_object (value, self->inner ? ncz_store_get_url (self->inner) : NULL);
+      break;
+    case PROP_FLAGS:
+      g_value_set_flags (value, self->inner ? ncz_store_get_flags (self->inner) : 0);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+counting_store_set_property (GObject *object, guint prop_id, const GValue *value,
+                             GParamSpec *pspec)
+{
+  if (prop_id != PROP_URL && prop_id != PROP_FLAGS)
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
 static void
 counting_store_class_init (CountingStoreClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = counting_store_dispose;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = counting_store_dispose;
+  object_class->get_property = counting_store_get_property;
+  object_class->set_property = counting_store_set_property;
+  g_object_class_override_property (object_class, PROP_URL, "url");
+  g_object_class_override_property (object_class, PROP_FLAGS, "flags");
 }
 
 static void

@@ -5,13 +5,19 @@
 #
 # Installs the build into a temporary DESTDIR; takes the compiler flags
 # from `pkg-config --cflags --libs ncz-1.0` of that tree (its prefix
-# moved into the DESTDIR); builds out-of-tree/sdkxor-codec.c and
+# moved into the DESTDIR; json-glib-1.0, which ncz-1.0.pc requires since
+# codec configuration crosses the interface as a JsonObject, comes from
+# the system's pkg-config path); builds out-of-tree/sdkxor-codec.c and
 # out-of-tree/sdkdir-store.c as modules and out-of-tree/sdk-roundtrip.c
 # as a program with nothing else on the command line; writes the modules'
 # manifests with the installed ncz-inspect-1.0 --manifest; runs the
 # program, which writes a dataset through the sdkdir store with the
 # sdkxor codec, checks the bytes on disk and reads the values back, the
-# NCZarr backend coming from the installed plugins directory.
+# NCZarr backend coming from the installed plugins directory; it also
+# checks the codec's JsonObject configuration and kind, the store's
+# "url"/"flags" properties and the store interface's defaults (ranged,
+# paged, asynchronous calls), and opens the dataset from the store with
+# a URL that names no format (the format found by its marker keys).
 #
 # SPDX-License-Identifier: BSD-3-Clause
 
@@ -82,6 +88,11 @@ def main():
         env = dict(os.environ)
         env['PKG_CONFIG_PATH'] = pcdir
         pkg = [args.pkg_config]
+        status, out = run(pkg + ['--print-requires', 'ncz-1.0'], env=env)
+        requires = [line.split()[0] for line in out.splitlines() if line.strip()]
+        tap.ok(status == 0 and 'json-glib-1.0' in requires,
+               'ncz-1.0.pc requires json-glib-1.0 (the codec configuration type)',
+               out.splitlines())
         status, out = run(pkg + ['--cflags', '--libs', 'ncz-1.0'], env=env)
         if not tap.ok(status == 0, 'pkg-config --cflags --libs ncz-1.0', out.splitlines()):
             return tap.done()

@@ -9,8 +9,13 @@
  * under the root.
  *
  * Constructed with the properties "url" (NczUrl) and "flags"
- * (NczStoreFlags), initialised through GInitable: a store opened without
+ * (NczStoreFlags), which the NczStore interface declares and this type
+ * overrides; initialised through GInitable: a store opened without
  * NCZ_STORE_CREATE needs its directory to exist.
+ *
+ * Only the synchronous calls are implemented: the asynchronous pairs,
+ * read_ranges, read_many, write_many, list_page, commit and discard come
+ * from the interface's defaults.
  *
  * The module file is libncz-store-sdkdir.so: its entry point is
  * ncz_plugin_sdkdir_describe.
@@ -30,7 +35,7 @@ struct _SdkdirStore
 {
   GObject parent_instance;
   NczUrl *url;
-  guint flags;
+  NczStoreFlags flags;
   char *root;
 };
 
@@ -241,7 +246,8 @@ sdkdir_store_iface_init (NczStoreInterface *iface)
   iface->remove = sdkdir_remove;
   iface->get_length = sdkdir_get_length;
   iface->list = sdkdir_list;
-  /* read_many, write_many, commit and discard: Ncz's defaults */
+  /* the rest (asynchronous pairs, read_ranges, read_many, write_many,
+   * list_page, get_io_depth_hint, commit, discard): Ncz's defaults */
 }
 
 static gboolean
@@ -289,7 +295,7 @@ sdkdir_store_set_property (GObject *object, guint id, const GValue *value, GPara
       self->url = g_value_dup_object (value);
       break;
     case PROP_FLAGS:
-      self->flags = g_value_get_uint (value);
+      self->flags = g_value_get_flags (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
@@ -307,7 +313,7 @@ sdkdir_store_get_property (GObject *object, guint id, GValue *value, GParamSpec 
       g_value_set_object (value, self->url);
       break;
     case PROP_FLAGS:
-      g_value_set_uint (value, self->flags);
+      g_value_set_flags (value, self->flags);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
@@ -332,12 +338,9 @@ sdkdir_store_class_init (SdkdirStoreClass *klass)
   object_class->set_property = sdkdir_store_set_property;
   object_class->get_property = sdkdir_store_get_property;
   object_class->finalize = sdkdir_store_finalize;
-  g_object_class_install_property (object_class, PROP_URL,
-    g_param_spec_object ("url", NULL, NULL, NCZ_TYPE_URL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (object_class, PROP_FLAGS,
-    g_param_spec_uint ("flags", NULL, NULL, 0, G_MAXUINT, NCZ_STORE_READ,
-                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  /* declared by the NczStore interface */
+  g_object_class_override_property (object_class, PROP_URL, "url");
+  g_object_class_override_property (object_class, PROP_FLAGS, "flags");
 }
 
 static void

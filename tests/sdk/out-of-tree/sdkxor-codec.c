@@ -5,7 +5,9 @@
  * builds one. Codec id "sdkxor", HDF5 filter id 300 (in HDF5's range for
  * testing). Encoding reverses the bytes of a buffer and XORs each with a
  * one-byte key; decoding undoes it. Codec JSON: {"id": "sdkxor", "key": K},
- * K from 0 to 255; visible and working parameters: [K].
+ * K from 0 to 255, read and written as a json-glib JsonObject (the codec
+ * configuration type of the NczCodec interface); visible and working
+ * parameters: [K]. A bytes to bytes codec (NCZ_CODEC_KIND_BYTES_TO_BYTES).
  *
  * The module file is libncz-codec-sdkxor.so, so its one entry point is
  * ncz_plugin_sdkxor_describe.
@@ -15,8 +17,7 @@
 #define NCZ_ENABLE_MODULE_API
 #include <ncz/ncz.h>
 #include <ncz/ncz-module.h>
-
-#include <string.h>
+#include <json-glib/json-glib.h>
 
 #define SDKXOR_CODEC_ID "sdkxor"
 #define SDKXOR_FILTER_ID 300
@@ -36,46 +37,45 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (SdkxorCodec, sdkxor_codec, G_TYPE_OBJECT,
 
 /* ---- the codec JSON: the one place that reads and writes it ---- */
 
-/* {"id": "sdkxor", "key": K} to the key; FALSE with @error set naming
- * the JSON key at fault. */
+/* {"id": "sdkxor", "key": K} (a json-glib object, as Ncz passes codec
+ * configuration) to the key; FALSE with @error set naming the JSON key
+ * at fault. */
 static gboolean
-key_from_json (const char *json, guint *key, GError **error)
+key_from_json (JsonObject *config, guint *key, GError **error)
 {
-  g_autoptr(GError) local = NULL;
-  NczJson *dict = ncz_json_parse (json, -1, &local);
-  NczJson *id, *value;
-  guint64 k;
-  gboolean ok = FALSE;
+  JsonNode *id = json_object_get_member (config, "id");
+  JsonNode *value = json_object_get_member (config, "key");
+  gint64 k;
 
-  if (dict == NULL)
+  if (id == NULL || !JSON_NODE_HOLDS_VALUE (id) ||
+      json_node_get_value_type (id) != G_TYPE_STRING ||
+      g_strcmp0 (json_node_get_string (id), SDKXOR_CODEC_ID) != 0)
     {
       g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
-                   "sdkxor: codec JSON: %s", local->message);
+                   "sdkxor: codec JSON: 'id' must be \"" SDKXOR_CODEC_ID "\"");
       return FALSE;
     }
-  id = ncz_json_get_kind (dict) == NCZ_JSON_OBJECT ? ncz_json_object_get (dict, "id") : NULL;
-  value = id != NULL ? ncz_json_object_get (dict, "key") : NULL;
-  if (id == NULL || ncz_json_get_kind (id) != NCZ_JSON_STRING ||
-      strcmp (ncz_json_get_string (id, NULL), SDKXOR_CODEC_ID) != 0)
-    g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
-                 "sdkxor: codec JSON: 'id' must be \"" SDKXOR_CODEC_ID "\"");
-  else if (value == NULL || ncz_json_get_kind (value) != NCZ_JSON_NUMBER ||
-           !ncz_json_get_uint64 (value, &k) || k > 255)
-    g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
-                 "sdkxor: codec JSON: 'key' must be an integer from 0 to 255");
-  else
+  if (value == NULL || !JSON_NODE_HOLDS_VALUE (value) ||
+      json_node_get_value_type (value) != G_TYPE_INT64 ||
+      (k = json_node_get_int (value)) < 0 || k > 255)
     {
-      *key = (guint) k;
-      ok = TRUE;
+      g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_BAD_PARAMETERS,
+                   "sdkxor: codec JSON: 'key' must be an integer from 0 to 255");
+      return FALSE;
     }
-  ncz_json_unref (dict);
-  return ok;
+  *key = (guint) k;
+  return TRUE;
 }
 
-static char *
+/* A new codec dict, "id" first. */
+static JsonObject *
 key_to_json (guint key)
 {
-  return g_strdup_printf ("{\"id\": \"" SDKXOR_CODEC_ID "\", \"key\": %u}", key);
+  JsonObject *config = json_object_new ();
+
+  json_object_set_string_member (config, "id", SDKXOR_CODEC_ID);
+  json_object_set_int_member (config, "key", key);
+  return config;
 }
 
 /* ---- NczCodec ---- */
@@ -104,19 +104,26 @@ check_key (const guint *params, gsize n_params, GError **error)
   return TRUE;
 }
 
+static NczCodecKind
+sdkxor_get_kind (NczCodec *codec)
+{
+  return NCZ_CODEC_KIND_BYTES_TO_BYTES;   /* bytes in, bytes out */
+}
+
 static gboolean
-sdkxor_params_from_json (NczCodec *codec, const char *json, GArray **params, GError **error)
+sdkxor_params_from_json (NczCodec *codec, JsonObject *config, GArray **params,
+                         GError **error)
 {
   guint key;
 
-  if (!key_from_json (json, &key, error))
+  if (!key_from_json (config, &key, error))
     return FALSE;
   *params = g_array_new (FALSE, FALSE, sizeof (guint));
   g_array_append_val (*params, key);
   return TRUE;
 }
 
-static char *
+static JsonObject *
 sdkxor_params_to_json (NczCodec *codec, const guint *params, gsize n_params, GError **error)
 {
   if (!check_key (params, n_params, error))
@@ -171,6 +178,7 @@ sdkxor_codec_iface_init (NczCodecInterface *iface)
 {
   iface->get_codec_id = sdkxor_get_codec_id;
   iface->get_filter_id = sdkxor_get_filter_id;
+  iface->get_kind = sdkxor_get_kind;
   iface->params_from_json = sdkxor_params_from_json;
   iface->params_to_json = sdkxor_params_to_json;
   iface->modify_parameters = sdkxor_modify_parameters;

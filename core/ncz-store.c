@@ -1046,7 +1046,7 @@ ncz_store_list_page (NczStore      *self,
   count = MIN (n - first, max_names);
   names = g_new0 (char *, count + 1);
   for (guint i = 0; i < count; i++)
-    names[i] = g_steal_pointer (&all[first + i]);
+    names[i] = g_strdup (all[first + i]);
   if (first + count < n && next_token != NULL)
     *next_token = g_strdup (names[count - 1]);
   return names;

@@ -38,6 +38,13 @@
 
 G_DEFINE_INTERFACE (NczStore, ncz_store, G_TYPE_OBJECT)
 
+/**
+ * ncz_store_range_get_type:
+ *
+ * Returns: the #GType of #NczStoreRange
+ *
+ * Since: 1.0
+ */
 G_DEFINE_BOXED_TYPE (NczStoreRange, ncz_store_range, ncz_store_range_copy, ncz_store_range_free)
 
 /**

@@ -88,4 +88,11 @@ gboolean ncz_slab_write (NczVariable *variable, NczFormat *format,
                          GCancellable *cancellable, GError **error);
 
 
+/* The job runner of the CPU workers (ncz-parallel.c) and the I/O threads
+ * (ncz-io.c): @func over @items on the calling thread and @helpers
+ * threads of @pool, whose thread function is ncz_pool_job_func(). */
+void ncz_pool_run (GThreadPool *pool, guint helpers, gpointer *items, guint n,
+                   NczParallelFunc func, gpointer user_data);
+void ncz_pool_job_func (gpointer data, gpointer user_data);
+
 G_END_DECLS

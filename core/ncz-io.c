@@ -19,54 +19,6 @@
 
 #include "ncz-io-private.h"
 
-typedef struct {
-  gatomicrefcount ref;
-  gpointer *items;
-  guint n;
-  gint next;
-  gint done;
-  NczParallelFunc func;
-  gpointer user_data;
-  GMutex lock;
-  GCond cond;
-} IoJob;
-
-static void
-io_job_unref (IoJob *job)
-{
-  if (!g_atomic_ref_count_dec (&job->ref))
-    return;
-  g_mutex_clear (&job->lock);
-  g_cond_clear (&job->cond);
-  g_free (job);
-}
-
-static void
-io_job_work (IoJob *job)
-{
-  while (TRUE)
-    {
-      gint i = g_atomic_int_add (&job->next, 1);
-      if (i >= (gint) job->n)
-        break;
-      job->func (job->items[i], job->user_data);
-      if (g_atomic_int_add (&job->done, 1) + 1 == (gint) job->n)
-        {
-          g_mutex_lock (&job->lock);
-          g_cond_broadcast (&job->cond);
-          g_mutex_unlock (&job->lock);
-        }
-    }
-}
-
-static void
-io_pool_func (gpointer data, gpointer user_data)
-{
-  IoJob *job = data;
-  io_job_work (job);
-  io_job_unref (job);
-}
-
 static GMutex io_pool_lock;
 static GThreadPool *io_pool;
 static guint io_pool_threads;
@@ -81,7 +33,7 @@ ensure_io_pool (guint threads)
   g_mutex_lock (&io_pool_lock);
   if (io_pool == NULL)
     {
-      io_pool = g_thread_pool_new (io_pool_func, NULL, (gint) threads, TRUE, NULL);
+      io_pool = g_thread_pool_new (ncz_pool_job_func, NULL, (gint) threads, TRUE, NULL);
       io_pool_threads = threads;
     }
   else if (io_pool_threads < threads)
@@ -102,7 +54,6 @@ ncz_io_run (gpointer        *items,
             gpointer         user_data)
 {
   GThreadPool *pool;
-  IoJob *job;
   guint helpers, demand;
 
   if (n == 0)
@@ -120,27 +71,8 @@ ncz_io_run (gpointer        *items,
   demand = (guint) (g_atomic_int_add (&io_demand, (gint) helpers) + (gint) helpers);
   pool = ensure_io_pool (CLAMP (demand, NCZ_STORE_DEFAULT_IO_DEPTH, NCZ_STORE_MAX_IO_DEPTH));
 
-  job = g_new0 (IoJob, 1);
-  g_atomic_ref_count_init (&job->ref);
-  job->items = items;
-  job->n = n;
-  job->func = func;
-  job->user_data = user_data;
-  g_mutex_init (&job->lock);
-  g_cond_init (&job->cond);
-  for (guint i = 0; i < helpers; i++)
-    {
-      g_atomic_ref_count_inc (&job->ref);
-      g_thread_pool_push (pool, job, NULL);
-    }
-  io_job_work (job);
-  g_mutex_lock (&job->lock);
-  while (g_atomic_int_get (&job->done) < (gint) n)
-    g_cond_wait (&job->cond, &job->lock);
-  g_mutex_unlock (&job->lock);
+  ncz_pool_run (pool, helpers, items, n, func, user_data);
   g_atomic_int_add (&io_demand, - (gint) helpers);
-  /* helpers that start late find nothing to claim; @items may go now */
-  io_job_unref (job);
 }
 
 guint

@@ -1,6 +1,7 @@
 /* ncz-parallel.c: a shared worker pool for chunk and object I/O
  *
- * ncz_parallel_for() runs a function over a list of items. The calling
+ * ncz_parallel_for() runs a function over a list of items; ncz_pool_run()
+ * is the job both it and the I/O threads (ncz-io.c) use. The calling
  * thread works too, and items are claimed one at a time from a shared
  * counter, so a caller never waits for an item nobody has started: nested
  * use (a chunk task that writes several objects) cannot deadlock even
@@ -55,11 +56,50 @@ job_work (Job *job)
     }
 }
 
-static void
-pool_func (gpointer data, gpointer user_data)
+/* The thread function of every pool that runs ncz_pool_run() jobs */
+void
+ncz_pool_job_func (gpointer data, gpointer user_data)
 {
   Job *job = data;
   job_work (job);
+  job_unref (job);
+}
+
+/* Runs @func over the @n @items: the calling thread and @helpers threads
+ * of @pool (made with ncz_pool_job_func) claim items one at a time from a
+ * shared counter; returns when every item is done. Helpers that start
+ * late find nothing to claim. */
+void
+ncz_pool_run (GThreadPool *pool, guint helpers, gpointer *items, guint n,
+              NczParallelFunc func, gpointer user_data)
+{
+  Job *job;
+
+  if (pool == NULL || helpers == 0 || n < 2)
+    {
+      for (guint i = 0; i < n; i++)
+        func (items[i], user_data);
+      return;
+    }
+  job = g_new0 (Job, 1);
+  g_atomic_int_set (&job->ref, 1);
+  job->items = items;
+  job->n = n;
+  job->func = func;
+  job->user_data = user_data;
+  g_mutex_init (&job->lock);
+  g_cond_init (&job->cond);
+  for (guint i = 0; i < helpers; i++)
+    {
+      g_atomic_int_inc (&job->ref);
+      g_thread_pool_push (pool, job, NULL);
+    }
+  job_work (job);
+  g_mutex_lock (&job->lock);
+  while (g_atomic_int_get (&job->done) < (gint) n)
+    g_cond_wait (&job->cond, &job->lock);
+  g_mutex_unlock (&job->lock);
+  /* @items may go now */
   job_unref (job);
 }
 
@@ -78,7 +118,7 @@ ensure_pool (void)
       n_workers = CLAMP (n, 1, 64);
       /* the calling thread works too */
       if (n_workers > 1)
-        pool = g_thread_pool_new (pool_func, NULL, n_workers - 1, FALSE, NULL);
+        pool = g_thread_pool_new (ncz_pool_job_func, NULL, n_workers - 1, FALSE, NULL);
       g_once_init_leave (&initialized, 1);
     }
 }
@@ -95,38 +135,8 @@ ncz_parallel_get_n_workers (void)
 void
 ncz_parallel_for (gpointer *items, guint n, NczParallelFunc func, gpointer user_data)
 {
-  Job *job;
-  guint helpers;
-
   if (n == 0)
     return;
   ensure_pool ();
-  if (pool == NULL || n == 1)
-    {
-      for (guint i = 0; i < n; i++)
-        func (items[i], user_data);
-      return;
-    }
-  job = g_new0 (Job, 1);
-  g_atomic_int_set (&job->ref, 1);
-  job->items = items;
-  job->n = n;
-  job->func = func;
-  job->user_data = user_data;
-  g_mutex_init (&job->lock);
-  g_cond_init (&job->cond);
-
-  helpers = MIN (n - 1, n_workers - 1);
-  for (guint i = 0; i < helpers; i++)
-    {
-      g_atomic_int_inc (&job->ref);
-      g_thread_pool_push (pool, job, NULL);
-    }
-  job_work (job);
-  g_mutex_lock (&job->lock);
-  while (g_atomic_int_get (&job->done) < (gint) n)
-    g_cond_wait (&job->cond, &job->lock);
-  g_mutex_unlock (&job->lock);
-  /* helpers that start late find nothing to claim; @items may go now */
-  job_unref (job);
+  ncz_pool_run (pool, MIN (n - 1, n_workers - 1), items, n, func, user_data);
 }

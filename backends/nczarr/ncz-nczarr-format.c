@@ -101,8 +101,15 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (NczNczarrFormat, ncz_nczarr_format, G_TYPE_OBJECT
 
 /* ---- per-variable state ---- */
 
-static GQuark var_info_quark (void);
-G_DEFINE_QUARK (ncz-nczarr-var-info, var_info)
+/* Looked up once (chunk workers reach it at the same time). */
+static GQuark
+var_info_quark (void)
+{
+  static gsize quark;
+  if (g_once_init_enter (&quark))
+    g_once_init_leave (&quark, g_quark_from_static_string ("ncz-nczarr-var-info"));
+  return (GQuark) quark;
+}
 
 NczarrVarInfo *
 nczarr_var_info_peek (NczVariable *variable)

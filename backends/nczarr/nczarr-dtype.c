@@ -623,8 +623,15 @@ storage_free (gpointer data)
   g_free (st);
 }
 
-static GQuark storage_quark (void);
-G_DEFINE_QUARK (ncz-nczarr-storage, storage)
+/* Looked up once (chunk workers reach it at the same time). */
+static GQuark
+storage_quark (void)
+{
+  static gsize quark;
+  if (g_once_init_enter (&quark))
+    g_once_init_leave (&quark, g_quark_from_static_string ("ncz-nczarr-storage"));
+  return (GQuark) quark;
+}
 
 static NczarrStorage *
 storage_peek (NczVariable *variable)

@@ -588,19 +588,29 @@ ncz_format_attribute_defined (NczFormat *self, GObject *owner, const char *name,
   return TRUE;
 }
 
-/* The format to tell, or NULL while loading or without a format. */
+/* The format to tell, or NULL while loading, without a format, or when
+ * the format has no hook at @hook_offset in its interface: the model
+ * calls these for every definition, so a format without hooks costs a
+ * look at the vtable. */
 static NczFormat *
-hook_target (NczDataset *dataset)
+hook_target (NczDataset *dataset, gsize hook_offset)
 {
+  NczFormat *format;
+
   if (dataset == NULL || ncz_dataset_is_loading (dataset))
     return NULL;
-  return ncz_dataset_get_format (dataset);
+  format = ncz_dataset_get_format (dataset);
+  if (format == NULL ||
+      G_STRUCT_MEMBER (gpointer, NCZ_FORMAT_GET_IFACE (format), hook_offset) == NULL)
+    return NULL;
+  return format;
 }
 
 gboolean
 ncz_format_notify_group (NczGroup *group, NczDefinitionChange change, GError **error)
 {
-  NczFormat *format = hook_target (ncz_group_peek_dataset (group));
+  NczFormat *format = hook_target (ncz_group_peek_dataset (group),
+                                   G_STRUCT_OFFSET (NczFormatInterface, group_defined));
   return format == NULL || ncz_format_group_defined (format, group, change, error);
 }
 
@@ -609,7 +619,10 @@ ncz_format_notify_dimension (NczDimension *dimension, NczDefinitionChange change
                              GError **error)
 {
   NczGroup *group = ncz_dimension_get_group (dimension);
-  NczFormat *format = group ? hook_target (ncz_group_peek_dataset (group)) : NULL;
+  NczFormat *format = group ? hook_target (ncz_group_peek_dataset (group),
+                                           G_STRUCT_OFFSET (NczFormatInterface,
+                                                            dimension_defined))
+                            : NULL;
   return format == NULL || ncz_format_dimension_defined (format, dimension, change, error);
 }
 
@@ -617,7 +630,8 @@ gboolean
 ncz_format_notify_variable (NczVariable *variable, NczDefinitionChange change,
                             GError **error)
 {
-  NczFormat *format = hook_target (ncz_variable_get_dataset (variable));
+  NczFormat *format = hook_target (ncz_variable_get_dataset (variable),
+                                   G_STRUCT_OFFSET (NczFormatInterface, variable_defined));
   return format == NULL || ncz_format_variable_defined (format, variable, change, error);
 }
 
@@ -625,9 +639,11 @@ gboolean
 ncz_format_notify_attribute (gpointer owner, const char *name, NczAttribute *attribute,
                              NczDefinitionChange change, GError **error)
 {
-  NczDataset *dataset = NCZ_IS_GROUP (owner) ? ncz_group_peek_dataset (owner)
-                                             : ncz_variable_get_dataset (owner);
-  NczFormat *format = hook_target (dataset);
+  /* both final types: an exact comparison, cheaper than a type check */
+  NczDataset *dataset = G_OBJECT_TYPE (owner) == NCZ_TYPE_GROUP
+                        ? ncz_group_peek_dataset (owner) : ncz_variable_get_dataset (owner);
+  NczFormat *format = hook_target (dataset, G_STRUCT_OFFSET (NczFormatInterface,
+                                                             attribute_defined));
   return format == NULL ||
          ncz_format_attribute_defined (format, owner, name, attribute, change, error);
 }

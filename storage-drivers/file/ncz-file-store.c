@@ -441,23 +441,19 @@ write_all (int           fd,
   return TRUE;
 }
 
-static GBytes *
-ncz_file_store_read (NczStore     *store,
-                     const char   *key,
-                     guint64       offset,
-                     gint64        length,
-                     GCancellable *cancellable,
-                     GError      **error)
+/* Opens the object at @key for reading; its length in *@size. -1 with
+ * @error set when there is no such object or it cannot be opened. */
+static int
+open_object (NczFileStore *self,
+             const char   *key,
+             guint64      *size,
+             GError      **error)
 {
-  NczFileStore *self = NCZ_FILE_STORE (store);
   struct stat st;
-  guint64 size, n;
-  guint8 *buf = NULL;
-  gsize done = 0, capacity = 0;
   int fd;
 
   if (!check_ready (self, error))
-    return NULL;
+    return -1;
 
   /* O_NONBLOCK: a FIFO planted in the tree must not hang the open. */
   fd = open_beneath (self, key, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0);
@@ -466,9 +462,9 @@ ncz_file_store_read (NczStore     *store,
       int errsv = errno;
 
       if (!check_tree_alive (self, key, error))
-        return NULL;
+        return -1;
       set_key_error (self, error, errsv, "read", key);
-      return NULL;
+      return -1;
     }
   if (fstat (fd, &st) < 0)
     {
@@ -476,7 +472,7 @@ ncz_file_store_read (NczStore     *store,
 
       close (fd);
       set_key_error (self, error, errsv, "read", key);
-      return NULL;
+      return -1;
     }
   if (!S_ISREG (st.st_mode))
     {
@@ -485,13 +481,29 @@ ncz_file_store_read (NczStore     *store,
                    "no object '%s' in store '%s': it is %s", key, self->root,
                    S_ISDIR (st.st_mode) ? "a directory (a prefix of other keys)"
                                         : "not a regular file");
-      return NULL;
+      return -1;
     }
+  *size = (guint64) st.st_size;
+  return fd;
+}
 
-  size = (guint64) st.st_size;
+/* Reads the bytes @offset..@offset+@length (-1: to the end) of the open
+ * object @fd of @size bytes. */
+static GBytes *
+read_range_at (NczFileStore *self,
+               int           fd,
+               const char   *key,
+               guint64       size,
+               guint64       offset,
+               gint64        length,
+               GError      **error)
+{
+  guint64 n;
+  guint8 *buf = NULL;
+  gsize done = 0, capacity = 0;
+
   if (offset > size)
     {
-      close (fd);
       g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
                    "range beyond end: object '%s' in store '%s' is %" G_GUINT64_FORMAT
                    " bytes long, read asked from byte %" G_GUINT64_FORMAT,
@@ -505,17 +517,13 @@ ncz_file_store_read (NczStore     *store,
    * are already mapped: fresh multi-MiB buffers fault every page in */
   if (n > G_MAXSIZE || (n > 0 && (buf = ncz_buffer_alloc ((gsize) n, &capacity)) == NULL))
     {
-      close (fd);
       g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO,
                    "cannot read '%s' in store '%s': %" G_GUINT64_FORMAT
                    " bytes do not fit in memory", key, self->root, n);
       return NULL;
     }
   if (n == 0)
-    {
-      close (fd);
-      return g_bytes_new (NULL, 0);
-    }
+    return g_bytes_new (NULL, 0);
 
   while (done < n)
     {
@@ -528,7 +536,6 @@ ncz_file_store_read (NczStore     *store,
         {
           int errsv = errno;
 
-          close (fd);
           ncz_buffer_release (buf, capacity);
           if (r == 0)
             g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO,
@@ -540,8 +547,62 @@ ncz_file_store_read (NczStore     *store,
         }
       done += (gsize) r;
     }
-  close (fd);
   return ncz_buffer_new_bytes (buf, (gsize) n, capacity);
+}
+
+static GBytes *
+ncz_file_store_read (NczStore     *store,
+                     const char   *key,
+                     guint64       offset,
+                     gint64        length,
+                     GCancellable *cancellable,
+                     GError      **error)
+{
+  NczFileStore *self = NCZ_FILE_STORE (store);
+  guint64 size = 0;
+  GBytes *bytes;
+  int fd;
+
+  fd = open_object (self, key, &size, error);
+  if (fd < 0)
+    return NULL;
+  bytes = read_range_at (self, fd, key, size, offset, length, error);
+  close (fd);
+  return bytes;
+}
+
+/* Many ranges of one object: one open, one pread per range. */
+static GPtrArray *
+ncz_file_store_read_ranges (NczStore            *store,
+                            const char          *key,
+                            const NczStoreRange *ranges,
+                            guint                n_ranges,
+                            GCancellable        *cancellable,
+                            GError             **error)
+{
+  NczFileStore *self = NCZ_FILE_STORE (store);
+  g_autoptr(GPtrArray) result = g_ptr_array_new_full (n_ranges, (GDestroyNotify) g_bytes_unref);
+  guint64 size = 0;
+  int fd;
+
+  fd = open_object (self, key, &size, error);
+  if (fd < 0)
+    return NULL;
+  for (guint i = 0; i < n_ranges; i++)
+    {
+      GBytes *bytes;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
+          (bytes = read_range_at (self, fd, key, size, ranges[i].offset, ranges[i].length,
+                                  error)) == NULL)
+        {
+          close (fd);
+          return NULL;
+        }
+      g_ptr_array_add (result, bytes);
+    }
+  close (fd);
+  return g_steal_pointer (&result);
 }
 
 /* In a store being created: writes @base of @dir_fd in place if no
@@ -1041,6 +1102,7 @@ static void
 ncz_file_store_store_init (NczStoreInterface *iface)
 {
   iface->get_io_depth_hint = ncz_file_store_get_io_depth_hint;
+  iface->read_ranges = ncz_file_store_read_ranges;
   iface->read = ncz_file_store_read;
   iface->write = ncz_file_store_write;
   iface->remove = ncz_file_store_remove;

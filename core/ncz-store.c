@@ -1086,6 +1086,28 @@ ncz_store_get_io_depth_hint (NczStore *self)
 }
 
 /**
+ * ncz_store_is_remote:
+ * @self: a store
+ *
+ * Gets whether each request of @self crosses a network (S3, HTTP): a
+ * listing or a small read then costs a round trip, and a format keeps
+ * its requests few, for instance by writing consolidated metadata.
+ *
+ * Returns: %TRUE for a remote store
+ * Since: 1.0
+ */
+gboolean
+ncz_store_is_remote (NczStore *self)
+{
+  NczStoreInterface *iface;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), FALSE);
+
+  iface = NCZ_STORE_GET_IFACE (self);
+  return iface->is_remote != NULL && iface->is_remote (self);
+}
+
+/**
  * ncz_store_get_url:
  * @self: a store
  *

@@ -79,6 +79,7 @@ CC=clang run_suite _build-fuzz -Dbuildtype=debug -Dfuzzing=enabled \
 /usr/bin/python3 - "${logs[@]}" <<'PY'
 import json, sys
 passed = failed = skipped = 0
+failures = []
 for path in sys.argv[1:]:
     try:
         with open(path) as f:
@@ -94,8 +95,15 @@ for path in sys.argv[1:]:
                     skipped += 1
                 else:
                     failed += 1
+                    failures.append((path, r.get("name"), res, r.get("stdout") or ""))
     except FileNotFoundError:
         failed += 1
+        failures.append((path, "(no test log)", "MISSING", ""))
+# the failures again at the very end, where a truncated log still shows them
+for path, name, res, out in failures:
+    print(f"--- {res}: {name} ({path})")
+    for line in out.splitlines()[-40:]:
+        print("    " + line)
 print(f"{passed} passed, {failed} failed, {skipped} skipped")
 sys.exit(1 if failed else 0)
 PY

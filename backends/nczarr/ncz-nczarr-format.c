@@ -290,6 +290,17 @@ consolidated_option (NczNczarrFormat *self, gboolean otherwise, gboolean *out, G
   return TRUE;
 }
 
+/* .zmetadata is written unless the URL says otherwise: for pure Zarr, as
+ * zarr-python does, and on a remote store, where it makes an open one
+ * request; NCZarr on a local store lists its children in its own
+ * metadata and does without. */
+static gboolean
+consolidate_by_default (NczNczarrFormat *self)
+{
+  return self->write_layout == NCZARR_LAYOUT_PURE ||
+         (self->store != NULL && ncz_store_is_remote (self->store));
+}
+
 static char *
 default_ncproperties (void)
 {
@@ -309,7 +320,7 @@ build (NczNczarrFormat *self, NczDataset *dataset, GPtrArray *keys, GPtrArray *t
   o.default_separator = self->separator;
   /* .zmetadata: on for pure Zarr, off for NCZarr unless asked (the URL
    * was checked when the dataset was opened or created) */
-  consolidated_option (self, self->write_layout == NCZARR_LAYOUT_PURE, &o.consolidated, NULL);
+  consolidated_option (self, consolidate_by_default (self), &o.consolidated, NULL);
   nczarr_build_metadata (dataset, &o, keys, texts);
 }
 
@@ -366,6 +377,7 @@ nczarr_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
   r.dim_owner = owners;
   if (!consolidated_option (self, TRUE, &r.use_consolidated, error))
     return FALSE;
+  r.trust_consolidated = ncz_store_is_remote (self->store);
 
   if (!nczarr_read_dataset (&r, &local))
     {
@@ -575,7 +587,7 @@ nczarr_sync (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
   if (changed->len > 0)
     {
       gboolean consolidated = FALSE;
-      consolidated_option (self, self->write_layout == NCZARR_LAYOUT_PURE, &consolidated, NULL);
+      consolidated_option (self, consolidate_by_default (self), &consolidated, NULL);
       if (!consolidated)
         {
           /* a .zmetadata left from before would be stale */

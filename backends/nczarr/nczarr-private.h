@@ -124,6 +124,9 @@ typedef struct {
    * when absent, not asked for, malformed or stale */
   GHashTable *consolidated;
   gboolean use_consolidated;  /* look for .zmetadata */
+  /* take .zmetadata as it is, without listing the groups to check it is
+   * not stale (a remote store, where each listing is a round trip) */
+  gboolean trust_consolidated;
   /* group key -> GStrv listing made while checking .zmetadata, used
    * once more when the group is loaded (one listing per group) */
   GHashTable *listings;

@@ -48,8 +48,10 @@ read_json (NczarrReader *r, const char *key, GError **error)
   /* consolidated metadata checked by load_consolidated(): only objects
    * (an object it does not list does not exist). A .zarray is read from
    * the store all the same: zarr-python's resize and append rewrite it
-   * (the shape) without consolidating again. */
-  if (r->consolidated != NULL && !g_str_has_suffix (key, ".zarray"))
+   * (the shape) without consolidating again; except on a remote store,
+   * where the consolidated metadata is taken as it is (one request). */
+  if (r->consolidated != NULL &&
+      (r->trust_consolidated || !g_str_has_suffix (key, ".zarray")))
     {
       NczJson *c = g_hash_table_lookup (r->consolidated, key);
       return c ? ncz_json_ref (c) : NULL;
@@ -1617,6 +1619,70 @@ consolidated_covers_group (NczarrReader *r, GHashTable *map, const char *gkey,
   return TRUE;
 }
 
+/* Fills r->listings with the children each group has in the consolidated
+ * @map ("a/b/.zarray" makes "b" a child of group "a"), an empty listing
+ * for a group without any. */
+static void
+listings_from_consolidated (NczarrReader *r, GHashTable *map)
+{
+  g_autoptr(GHashTable) children = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                          (GDestroyNotify) g_hash_table_unref);
+  GHashTableIter iter;
+  gpointer k, v;
+
+  g_hash_table_iter_init (&iter, map);
+  while (g_hash_table_iter_next (&iter, &k, NULL))
+    {
+      const char *key = k;
+      const char *slash = strrchr (key, '/');
+      g_autofree char *node = NULL;
+      const char *name, *cut;
+      g_autofree char *parent = NULL;
+      GHashTable *set;
+
+      if (slash == NULL)
+        {
+          if (g_str_equal (key, ".zgroup") && !g_hash_table_contains (children, ""))
+            g_hash_table_insert (children, g_strdup (""),
+                                 g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL));
+          continue;
+        }
+      if (!g_str_equal (slash + 1, ".zarray") && !g_str_equal (slash + 1, ".zgroup"))
+        continue;
+      node = g_strndup (key, (gsize) (slash - key));
+      if (g_str_equal (slash + 1, ".zgroup") && !g_hash_table_contains (children, node))
+        g_hash_table_insert (children, g_strdup (node),
+                             g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL));
+      cut = strrchr (node, '/');
+      name = cut ? cut + 1 : node;
+      parent = cut ? g_strndup (node, (gsize) (cut - node)) : g_strdup ("");
+      set = g_hash_table_lookup (children, parent);
+      if (set == NULL)
+        {
+          set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+          g_hash_table_insert (children, g_strdup (parent), set);
+        }
+      g_hash_table_add (set, g_strdup (name));
+    }
+  if (r->listings == NULL)
+    r->listings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         (GDestroyNotify) g_strfreev);
+  g_hash_table_iter_init (&iter, children);
+  while (g_hash_table_iter_next (&iter, &k, &v))
+    {
+      GPtrArray *names = g_ptr_array_new ();
+      GHashTableIter it;
+      gpointer name;
+
+      g_hash_table_iter_init (&it, v);
+      while (g_hash_table_iter_next (&it, &name, NULL))
+        g_ptr_array_add (names, g_strdup (name));
+      g_ptr_array_add (names, NULL);
+      g_hash_table_replace (r->listings, g_strdup (k),
+                            (char **) g_ptr_array_free (names, FALSE));
+    }
+}
+
 /* Reads .zmetadata (zarr_consolidated_format 1) into r->consolidated when
  * it is well formed and not stale; otherwise the objects are read one by
  * one, as without it: the per-object metadata wins. Only a failure to
@@ -1682,6 +1748,13 @@ load_consolidated (NczarrReader *r, GError **error)
     {
       g_debug ("%s: %s %s: ignored", nczarr_format_location (r->format),
                NCZARR_CONSOLIDATED_KEY, why);
+      return TRUE;
+    }
+  if (r->trust_consolidated)
+    {
+      /* the children of each group come from the map: no listing */
+      listings_from_consolidated (r, map);
+      r->consolidated = g_steal_pointer (&map);
       return TRUE;
     }
   /* stale: an array or group of the store that it does not list */

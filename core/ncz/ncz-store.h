@@ -120,6 +120,9 @@ G_DECLARE_INTERFACE (NczStore, ncz_store, NCZ, STORE, GObject)
  * @get_length_finish: finishes @get_length_async
  * @list_page_async: optional; the default runs @list_page in a thread
  * @list_page_finish: finishes @list_page_async
+ * @is_remote: optional; whether each request crosses a network, so that
+ *   listings and small reads are costly (formats then consolidate their
+ *   metadata by default). The default says %FALSE.
  *
  * Keys are `/`-separated paths relative to the dataset root, without a
  * leading `/` (`.zgroup`, `grp/var/.zarray`, `grp/var/0.1`). The empty
@@ -270,9 +273,10 @@ struct _NczStoreInterface
                                  GAsyncResult  *result,
                                  char         **next_token,
                                  GError       **error);
+  gboolean  (*is_remote) (NczStore *self);
 
   /*< private >*/
-  gpointer padding[12];
+  gpointer padding[11];
 };
 
 NCZ_AVAILABLE_IN_ALL
@@ -388,6 +392,8 @@ char **ncz_store_list_page_finish (NczStore *self, GAsyncResult *result,
 
 NCZ_AVAILABLE_IN_ALL
 guint ncz_store_get_io_depth_hint (NczStore *self);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_store_is_remote (NczStore *self);
 NCZ_AVAILABLE_IN_ALL
 NczUrl *ncz_store_get_url (NczStore *self);
 NCZ_AVAILABLE_IN_ALL

@@ -16,6 +16,7 @@ struct _NczLatencyStore
   guint max_in_flight;
   guint n_requests;
   guint n_reads;
+  guint n_lists;
 };
 
 static void ncz_latency_store_store_init (NczStoreInterface *iface);
@@ -104,7 +105,17 @@ latency_list (NczStore *store, const char *prefix, GCancellable *cancellable, GE
 
   if (!request (self, FALSE, cancellable, error))
     return NULL;
+  g_mutex_lock (&self->lock);
+  self->n_lists++;
+  g_mutex_unlock (&self->lock);
   return ncz_store_list (self->inner, prefix, cancellable, error);
+}
+
+/* It stands for a server across a network. */
+static gboolean
+latency_is_remote (NczStore *store)
+{
+  return TRUE;
 }
 
 static void
@@ -117,6 +128,7 @@ ncz_latency_store_store_init (NczStoreInterface *iface)
   iface->remove = latency_remove;
   iface->get_length = latency_get_length;
   iface->list = latency_list;
+  iface->is_remote = latency_is_remote;
 }
 
 enum { PROP_0, PROP_URL, PROP_FLAGS };
@@ -220,10 +232,22 @@ ncz_latency_store_get_n_reads (NczLatencyStore *self)
   return n;
 }
 
+guint
+ncz_latency_store_get_n_lists (NczLatencyStore *self)
+{
+  guint n;
+
+  g_mutex_lock (&self->lock);
+  n = self->n_lists;
+  g_mutex_unlock (&self->lock);
+  return n;
+}
+
 void
 ncz_latency_store_reset (NczLatencyStore *self)
 {
   g_mutex_lock (&self->lock);
+  self->n_lists = 0;
   self->max_in_flight = self->in_flight;
   self->n_requests = 0;
   self->n_reads = 0;

@@ -15,13 +15,15 @@ G_DECLARE_FINAL_TYPE (NczLatencyStore, ncz_latency_store, NCZ, LATENCY_STORE, GO
 
 /* Every request (a read, each key of a read_many, a write, a remove, a
  * get_length, a list) waits @latency_ms before it goes to @inner, as a
- * request to a remote server would; a cancelled request stops waiting. */
+ * request to a remote server would; a cancelled request stops waiting.
+ * The store says it is remote (ncz_store_is_remote()). */
 NczLatencyStore *ncz_latency_store_new (NczStore *inner, guint latency_ms);
 /* The most requests that were waiting at one time since the last reset */
 guint ncz_latency_store_get_max_in_flight (NczLatencyStore *self);
 /* Requests and reads (whole or ranged objects) since the last reset */
 guint ncz_latency_store_get_n_requests (NczLatencyStore *self);
 guint ncz_latency_store_get_n_reads (NczLatencyStore *self);
+guint ncz_latency_store_get_n_lists (NczLatencyStore *self);
 void ncz_latency_store_reset (NczLatencyStore *self);
 
 G_END_DECLS

@@ -517,6 +517,75 @@ test_format_hooks (void)
   g_assert_cmpstr (events, ==, "");
 }
 
+/* On a remote store the metadata are consolidated by default, for NCZarr
+ * as for pure Zarr, and an open then costs one read and no listing; the
+ * variables of every group are found and read. */
+static void
+test_remote_consolidated (void)
+{
+  static const char * const urls[] = { "file:///unused#mode=nczarr,file",
+                                       "file:///unused#mode=zarr,file" };
+
+  for (guint u = 0; u < G_N_ELEMENTS (urls); u++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(NczUrl) url = ncz_url_parse (urls[u], &error);
+      g_autoptr(NczMemoryStore) mem = ncz_memory_store_new ();
+      g_autoptr(NczLatencyStore) remote = ncz_latency_store_new (NCZ_STORE (mem), 0);
+      g_autoptr(NczDataset) ds = NULL;
+      g_autoptr(GBytes) zmetadata = NULL;
+      static const gint32 values[3] = { 7, 8, 9 };
+      gint32 got[3] = { 0 };
+      guint64 start = 0, count = 3;
+      NczGroup *root, *sub;
+      NczDimension *x;
+      NczVariable *v;
+
+      g_assert_no_error (error);
+      g_assert_true (ncz_store_is_remote (NCZ_STORE (remote)));
+      g_assert_false (ncz_store_is_remote (NCZ_STORE (mem)));
+      ds = ncz_dataset_create_in_store (NCZ_STORE (remote), url, NULL, &error);
+      g_assert_no_error (error);
+      root = ncz_dataset_get_root_group (ds);
+      x = ncz_group_add_dimension (root, "x", 3, FALSE, &error);
+      g_assert_no_error (error);
+      sub = ncz_group_add_group (root, "sub", &error);
+      g_assert_no_error (error);
+      v = ncz_group_add_variable (sub, "v", NCZ_DATA_TYPE_INT, 1, &x, &error);
+      g_assert_no_error (error);
+      g_assert_true (ncz_variable_write (v, &start, 1, &count, 1, NULL, 0, values,
+                                         sizeof values, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_true (ncz_dataset_close (ds, NULL, &error));
+      g_assert_no_error (error);
+      g_clear_object (&ds);
+
+      zmetadata = ncz_store_read (NCZ_STORE (mem), ".zmetadata", NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (zmetadata);
+
+      ncz_latency_store_reset (remote);
+      ds = ncz_dataset_open_store (NCZ_STORE (remote), url, NCZ_OPEN_READ, NULL, &error);
+      g_assert_no_error (error);
+      g_test_message ("%s: open made %u requests, %u reads, %u listings", urls[u],
+                      ncz_latency_store_get_n_requests (remote),
+                      ncz_latency_store_get_n_reads (remote),
+                      ncz_latency_store_get_n_lists (remote));
+      g_assert_cmpuint (ncz_latency_store_get_n_lists (remote), ==, 0);
+      g_assert_cmpuint (ncz_latency_store_get_n_reads (remote), ==, 1);
+      sub = ncz_group_get_group (ncz_dataset_get_root_group (ds), "sub");
+      g_assert_nonnull (sub);
+      v = ncz_group_get_variable (sub, "v");
+      g_assert_nonnull (v);
+      g_assert_true (ncz_variable_read (v, &start, 1, &count, 1, NULL, 0, got, sizeof got,
+                                        NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpmem (got, sizeof got, values, sizeof values);
+      g_assert_true (ncz_dataset_close (ds, NULL, &error));
+      g_assert_no_error (error);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -533,6 +602,7 @@ main (int argc, char **argv)
   g_test_add_func ("/storage/io/read-many-in-flight", test_read_many_in_flight);
   g_test_add_func ("/storage/io/cancel-in-flight", test_cancel_in_flight);
   g_test_add_func ("/storage/io/store-properties", test_store_properties);
+  g_test_add_func ("/storage/io/remote-consolidated", test_remote_consolidated);
   g_test_add_func ("/storage/io/format/read-chunks", test_format_read_chunks);
   g_test_add_func ("/storage/io/format/default-read-chunks", test_format_default_read_chunks);
   g_test_add_func ("/storage/io/format/flags", test_format_flags);

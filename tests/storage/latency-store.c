@@ -12,6 +12,10 @@ struct _NczLatencyStore
   guint latency_ms;
 
   GMutex lock;
+  GCond gate_cond;
+  guint gate;          /* requests wait until this many are in flight */
+  gint64 gate_wait_us; /* or this long */
+  gboolean gate_open;
   guint in_flight;
   guint max_in_flight;
   guint n_requests;
@@ -39,6 +43,19 @@ request (NczLatencyStore *self, gboolean is_read, GCancellable *cancellable, GEr
   self->n_requests++;
   if (is_read)
     self->n_reads++;
+  if (self->gate > 0 && !self->gate_open)
+    {
+      gint64 until = g_get_monotonic_time () + self->gate_wait_us;
+
+      if (self->in_flight >= self->gate)
+        {
+          self->gate_open = TRUE;
+          g_cond_broadcast (&self->gate_cond);
+        }
+      while (!self->gate_open)
+        if (!g_cond_wait_until (&self->gate_cond, &self->lock, until))
+          break;
+    }
   g_mutex_unlock (&self->lock);
 
   /* in steps of a millisecond, so that a cancellation is seen soon */
@@ -168,6 +185,7 @@ ncz_latency_store_finalize (GObject *object)
 
   g_clear_object (&self->inner);
   g_mutex_clear (&self->lock);
+  g_cond_clear (&self->gate_cond);
   G_OBJECT_CLASS (ncz_latency_store_parent_class)->finalize (object);
 }
 
@@ -187,6 +205,7 @@ static void
 ncz_latency_store_init (NczLatencyStore *self)
 {
   g_mutex_init (&self->lock);
+  g_cond_init (&self->gate_cond);
 }
 
 NczLatencyStore *
@@ -230,6 +249,16 @@ ncz_latency_store_get_n_reads (NczLatencyStore *self)
   n = self->n_reads;
   g_mutex_unlock (&self->lock);
   return n;
+}
+
+void
+ncz_latency_store_set_gate (NczLatencyStore *self, guint n, guint max_wait_ms)
+{
+  g_mutex_lock (&self->lock);
+  self->gate = n;
+  self->gate_wait_us = (gint64) max_wait_ms * 1000;
+  self->gate_open = FALSE;
+  g_mutex_unlock (&self->lock);
 }
 
 guint

@@ -24,6 +24,11 @@ guint ncz_latency_store_get_max_in_flight (NczLatencyStore *self);
 guint ncz_latency_store_get_n_requests (NczLatencyStore *self);
 guint ncz_latency_store_get_n_reads (NczLatencyStore *self);
 guint ncz_latency_store_get_n_lists (NczLatencyStore *self);
+/* Holds the requests until @n are in flight at once (then lets every
+ * request through from then on), each at most @max_wait_ms: how many
+ * requests a caller keeps in flight is then seen whatever the machine's
+ * load, never by luck of timing. */
+void ncz_latency_store_set_gate (NczLatencyStore *self, guint n, guint max_wait_ms);
 void ncz_latency_store_reset (NczLatencyStore *self);
 
 G_END_DECLS

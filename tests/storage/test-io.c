@@ -72,9 +72,10 @@ write_dataset (NczStore *inner)
 }
 
 /* Reads all of "v" from @store with the given I/O depth (0: default) and
- * checks every value. */
+ * checks every value; with a @gate, the chunk requests of a latency store
+ * wait until that many are in flight. */
 static void
-read_and_check (NczStore *store, guint io_depth)
+read_and_check (NczStore *store, guint io_depth, guint gate)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(NczUrl) url = nczarr_url ();
@@ -89,7 +90,11 @@ read_and_check (NczStore *store, guint io_depth)
   v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), "v");
   g_assert_nonnull (v);
   if (NCZ_IS_LATENCY_STORE (store))
-    ncz_latency_store_reset (NCZ_LATENCY_STORE (store));
+    {
+      ncz_latency_store_reset (NCZ_LATENCY_STORE (store));
+      if (gate > 0)
+        ncz_latency_store_set_gate (NCZ_LATENCY_STORE (store), gate, 10000);
+    }
   g_assert_true (ncz_variable_read (v, start, 2, count, 2, NULL, 0, values,
                                     SIDE * SIDE * sizeof (float), NULL, &error));
   g_assert_no_error (error);
@@ -112,7 +117,8 @@ test_depth_256_chunks (void)
   g_assert_cmpuint (ncz_parallel_get_n_workers (), ==, 2);
   write_dataset (NCZ_STORE (mem));
 
-  read_and_check (NCZ_STORE (slow), 32);
+  /* the first chunk requests wait (up to 10 s) until 32 are in flight */
+  read_and_check (NCZ_STORE (slow), 32, 32);
   g_test_message ("%u reads, at most %u in flight",
                   ncz_latency_store_get_n_reads (slow),
                   ncz_latency_store_get_max_in_flight (slow));
@@ -131,15 +137,15 @@ test_depth_bounds (void)
   g_autoptr(NczLatencyStore) slow = ncz_latency_store_new (NCZ_STORE (mem), 2);
 
   write_dataset (NCZ_STORE (mem));
-  read_and_check (NCZ_STORE (slow), 1);
+  read_and_check (NCZ_STORE (slow), 1, 0);
   g_assert_cmpuint (ncz_latency_store_get_max_in_flight (slow), >=, 1);
   g_assert_cmpuint (ncz_latency_store_get_max_in_flight (slow), <=, 2);
 
-  read_and_check (NCZ_STORE (slow), 6);
+  read_and_check (NCZ_STORE (slow), 6, 0);
   g_assert_cmpuint (ncz_latency_store_get_max_in_flight (slow), <=, 6);
 
   /* straight from memory (depth 1 by the memory store's hint) */
-  read_and_check (NCZ_STORE (mem), 0);
+  read_and_check (NCZ_STORE (mem), 0, 0);
 }
 
 static void
@@ -216,6 +222,7 @@ test_read_many_in_flight (void)
     }
   g_ptr_array_add (keys, NULL);
 
+  ncz_latency_store_set_gate (slow, 32, 10000);
   got = ncz_store_read_many (NCZ_STORE (slow), (const char * const *) keys->pdata, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (got->len, ==, 40);

@@ -539,14 +539,19 @@ is_marker (const char *name)
 
 /* The layout of the archive. A dataset directory zipped from inside has
  * its objects at the top (".zgroup", "v/0.0"); zipped from its parent,
- * every name starts with the directory's ("name.zarr/.zgroup"). When no
- * marker object is at the top and exactly one top-level directory has
- * one directly in it, the names are read beneath that directory and
- * entries outside it are ignored. */
+ * every name starts with the directory's ("name.zarr/.zgroup"). The
+ * names are read beneath one top-level directory DIR, and entries
+ * outside it ignored, when no marker object (.zgroup, .zarray, .zattrs,
+ * .zmetadata, .nczarr) is at the top and either exactly one top-level
+ * directory has one directly in it, or every entry is under DIR and a
+ * marker is somewhere beneath it (a group without .zgroup holding
+ * arrays). */
 static char *
 find_layout (GPtrArray *entries)
 {
   g_autoptr(GHashTable) candidates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *common = NULL;
+  gboolean one_dir = TRUE, deep_marker = FALSE;
   GHashTableIter iter;
   gpointer dir;
 
@@ -554,21 +559,33 @@ find_layout (GPtrArray *entries)
     {
       const ZipEntry *e = g_ptr_array_index (entries, i);
       const char *slash = strchr (e->name, '/');
+      const char *base = strrchr (e->name, '/');
 
       if (slash == NULL)
         {
           if (is_marker (e->name))
             return g_strdup ("");
+          one_dir = FALSE;
           continue;
         }
+      if (common == NULL)
+        common = g_strndup (e->name, (gsize) (slash - e->name) + 1);
+      else if (strncmp (e->name, common, strlen (common)) != 0)
+        one_dir = FALSE;
+      if (is_marker (base + 1))
+        deep_marker = TRUE;
       if (strchr (slash + 1, '/') == NULL && is_marker (slash + 1))
         g_hash_table_add (candidates, g_strndup (e->name, (gsize) (slash - e->name) + 1));
     }
-  if (g_hash_table_size (candidates) != 1)
-    return g_strdup ("");
-  g_hash_table_iter_init (&iter, candidates);
-  g_hash_table_iter_next (&iter, &dir, NULL);
-  return g_strdup (dir);
+  if (g_hash_table_size (candidates) == 1)
+    {
+      g_hash_table_iter_init (&iter, candidates);
+      g_hash_table_iter_next (&iter, &dir, NULL);
+      return g_strdup (dir);
+    }
+  if (g_hash_table_size (candidates) == 0 && one_dir && deep_marker && common != NULL)
+    return g_steal_pointer (&common);
+  return g_strdup ("");
 }
 
 /* Reads the central directory of the open archive into the index. */

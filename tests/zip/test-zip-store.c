@@ -398,6 +398,9 @@ test_layouts (Fixture       *f,
   static const RawEntry two_dirs[] = {
     RAW ("a/.zgroup", "{}"), RAW ("b/.zgroup", "{}"),
   };
+  static const RawEntry no_root_group[] = {
+    RAW ("ds/", ""), RAW ("ds/lat/.zarray", "{}"), RAW ("ds/lat/0", "y"), RAW ("ds/lon/.zarray", "{}"),
+  };
   g_autoptr(GError) error = NULL;
   NczStore *reader;
 
@@ -417,6 +420,15 @@ test_layouts (Fixture       *f,
   store_assert_list (reader, "", ".zgroup", "v", NULL);
   store_assert_list (reader, "v", ".zarray", "0.0", NULL);
   store_assert_content (reader, "v/0.0", "x");
+  g_object_unref (reader);
+
+  /* from the parent, a group without .zgroup holding arrays */
+  write_raw_zip (f->path, no_root_group, G_N_ELEMENTS (no_root_group));
+  reader = open_zip (f->path, NCZ_STORE_READ, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (ncz_zip_store_get_entry_prefix (NCZ_ZIP_STORE (reader)), ==, "ds/");
+  store_assert_list (reader, "", "lat", "lon", NULL);
+  store_assert_content (reader, "lat/0", "y");
   g_object_unref (reader);
 
   /* two candidates: nothing is guessed */

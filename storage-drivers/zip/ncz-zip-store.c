@@ -6,7 +6,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zip.h>
 
@@ -102,6 +104,7 @@ struct _NczZipStore
 
   /* writing */
   char *stage;          /* staging directory, made at the first write */
+  int stage_fd;         /* @stage, locked shared while it lives */
   guint stage_seq;
   gboolean dirty;
   gboolean committed;
@@ -1214,6 +1217,72 @@ side_name (NczZipStore *self,
                           base, kind);
 }
 
+/* What writers that died left beside the archive: staging directories
+ * (".NAME.ncz-zip-XXXXXX", locked shared by their writer while it lives)
+ * and new archives never renamed into place (".NAME.ncz-new-XXXXXX",
+ * locked while being written, and libzip's temporary files beside
+ * them). Only what nobody holds a lock on and was not changed for a
+ * while is removed. */
+#define STALE_STAGE_SECONDS 60
+#define STALE_ARCHIVE_SECONDS 600
+
+static void
+remove_dir_files (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (path, name, NULL);
+
+      unlink (p);
+    }
+  rmdir (path);
+}
+
+static void
+remove_leftovers (NczZipStore *self)
+{
+  g_autofree char *parent = g_path_get_dirname (self->target);
+  g_autofree char *base = g_path_get_basename (self->target);
+  g_autofree char *prefix = g_strdup_printf (".%.*s.ncz-", (int) MIN (strlen (base), 200), base);
+  g_autoptr(GDir) dir = g_dir_open (parent, 0, NULL);
+  time_t now = time (NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      const char *kind;
+      struct stat st;
+      gboolean is_stage;
+      int fd;
+
+      if (!g_str_has_prefix (name, prefix))
+        continue;
+      kind = name + strlen (prefix);
+      is_stage = g_str_has_prefix (kind, "zip-");
+      if (!is_stage && !g_str_has_prefix (kind, "new-"))
+        continue;
+      path = g_build_filename (parent, name, NULL);
+      if (lstat (path, &st) < 0 || (is_stage ? !S_ISDIR (st.st_mode) : !S_ISREG (st.st_mode)) ||
+          now - st.st_mtime < (is_stage ? STALE_STAGE_SECONDS : STALE_ARCHIVE_SECONDS))
+        continue;
+      fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (is_stage ? O_DIRECTORY : 0));
+      if (fd < 0)
+        continue;
+      if (flock (fd, LOCK_EX | LOCK_NB) == 0)
+        {
+          if (is_stage)
+            remove_dir_files (path);
+          else
+            unlink (path);
+        }
+      close (fd);
+    }
+}
+
 /* Makes the staging directory beside the archive. Called with the lock. */
 static gboolean
 ensure_stage (NczZipStore *self,
@@ -1224,6 +1293,7 @@ ensure_stage (NczZipStore *self,
 
   if (self->stage != NULL)
     return TRUE;
+  remove_leftovers (self);
   stage = side_name (self, "zip");
   if (g_mkdtemp_full (stage, 0700) == NULL)
     {
@@ -1237,6 +1307,11 @@ ensure_stage (NczZipStore *self,
       g_free (stage);
       return FALSE;
     }
+  /* a new directory, so fresh for STALE_STAGE_SECONDS: locked long before
+   * another writer would take it for a leftover */
+  self->stage_fd = open (stage, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (self->stage_fd >= 0)
+    flock (self->stage_fd, LOCK_SH);
   self->stage = stage;
   return TRUE;
 }
@@ -1359,17 +1434,13 @@ drop_stage (NczZipStore *self)
     }
   if (self->stage != NULL)
     {
-      g_autoptr(GDir) dir = g_dir_open (self->stage, 0, NULL);
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *p = g_build_filename (self->stage, name, NULL);
-          unlink (p);
-        }
-      if (rmdir (self->stage) < 0)
-        g_debug ("cannot remove '%s': %s", self->stage, g_strerror (errno));
+      remove_dir_files (self->stage);
       g_clear_pointer (&self->stage, g_free);
+    }
+  if (self->stage_fd >= 0)
+    {
+      close (self->stage_fd);
+      self->stage_fd = -1;
     }
 }
 
@@ -1524,7 +1595,8 @@ zip_store_commit (NczStore     *store,
                    "there is unchanged", self->path, tmp, g_strerror (errsv));
       return FALSE;
     }
-  close (fd);
+  /* locked until it is in place or removed: not a leftover */
+  flock (fd, LOCK_SH);
 
   ok = build_archive (self, tmp, error);
   if (ok && !sync_path (tmp, O_RDONLY))
@@ -1543,8 +1615,10 @@ zip_store_commit (NczStore     *store,
       ok = FALSE;
     }
   if (!ok)
+    unlink (tmp);
+  close (fd);
+  if (!ok)
     {
-      unlink (tmp);
       g_mutex_unlock (&self->lock);
       return FALSE;
     }
@@ -1864,6 +1938,7 @@ static void
 ncz_zip_store_init (NczZipStore *self)
 {
   self->fd = -1;
+  self->stage_fd = -1;
   g_mutex_init (&self->lock);
   self->objects = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, zip_object_free);
   self->children = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,

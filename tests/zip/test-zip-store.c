@@ -6,7 +6,10 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <utime.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -894,6 +897,53 @@ test_missing_parents (Fixture       *f,
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
 }
 
+static void
+make_old (const char *path)
+{
+  struct utimbuf times = { time (NULL) - 3600, time (NULL) - 3600 };
+
+  g_assert_cmpint (utime (path, &times), ==, 0);
+}
+
+/* What dead writers left beside the archive goes with the next write;
+ * what a live one holds (locked) or just made stays. */
+static void
+test_leftovers (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autofree char *dead_stage = g_build_filename (f->base, ".store.zip.ncz-zip-AAAAAA", NULL);
+  g_autofree char *dead_file = g_build_filename (dead_stage, "0", NULL);
+  g_autofree char *dead_new = g_build_filename (f->base, ".store.zip.ncz-new-BBBBBB", NULL);
+  g_autofree char *live_stage = g_build_filename (f->base, ".store.zip.ncz-zip-CCCCCC", NULL);
+  g_autofree char *fresh_new = g_build_filename (f->base, ".store.zip.ncz-new-DDDDDD", NULL);
+  g_autofree char *other = g_build_filename (f->base, ".other.zip.ncz-new-EEEEEE", NULL);
+  g_autoptr(GError) error = NULL;
+  int live_fd;
+
+  g_assert_cmpint (g_mkdir (dead_stage, 0700), ==, 0);
+  write_file (dead_file, "x", 1);
+  make_old (dead_stage);
+  write_file (dead_new, "x", 1);
+  make_old (dead_new);
+  g_assert_cmpint (g_mkdir (live_stage, 0700), ==, 0);
+  make_old (live_stage);
+  live_fd = open (live_stage, O_RDONLY | O_DIRECTORY);
+  g_assert_cmpint (flock (live_fd, LOCK_SH), ==, 0);
+  write_file (fresh_new, "x", 1);
+  write_file (other, "x", 1);
+  make_old (other);
+
+  store_put (f->store, ".zgroup", "{}");
+  g_assert_false (g_file_test (dead_stage, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (dead_new, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (live_stage, G_FILE_TEST_IS_DIR));
+  g_assert_true (g_file_test (fresh_new, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (other, G_FILE_TEST_IS_REGULAR));
+  close (live_fd);
+  g_assert_true (ncz_store_commit (f->store, NULL, &error));
+  g_assert_no_error (error);
+}
+
 typedef struct {
   NczStore *store;
   const RawEntry *entries;
@@ -1014,6 +1064,7 @@ main (int argc, char **argv)
   ADD ("bomb", test_bomb);
   ADD ("not-zip", test_not_zip);
   ADD ("missing-parents", test_missing_parents);
+  ADD ("leftovers", test_leftovers);
   ADD ("concurrent-archive-reads", test_concurrent_archive_reads);
   g_test_add_func ("/zip/plugin-entry", test_plugin_entry);
 

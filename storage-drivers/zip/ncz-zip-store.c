@@ -1610,8 +1610,8 @@ zip_store_commit (NczStore     *store,
       int errsv = errno;
 
       g_set_error (error, NCZ_STORAGE_ERROR, storage_code_for_errno (errsv),
-                   "cannot put the new zip store '%s' in place: %s (what was there is "
-                   "unchanged)", self->path, g_strerror (errsv));
+                   "cannot put the new zip store '%s' in place: %s", self->path,
+                   g_strerror (errsv));
       ok = FALSE;
     }
   if (!ok)
@@ -1620,6 +1620,14 @@ zip_store_commit (NczStore     *store,
   if (!ok)
     {
       g_mutex_unlock (&self->lock);
+      if (error != NULL && *error != NULL)
+        {
+          char *message = g_strdup_printf ("%s; what was at '%s' is unchanged",
+                                           (*error)->message, self->path);
+
+          g_free ((*error)->message);
+          (*error)->message = message;
+        }
       return FALSE;
     }
   parent = g_path_get_dirname (self->target);

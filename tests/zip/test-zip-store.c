@@ -492,6 +492,9 @@ test_update (Fixture       *f,
   store_assert_content (store, "v/0.0", "new");
   store_assert_content (store, "w/0", "added");
   store_assert_content (store, ".zgroup", "{\"zarr_format\": 2}");
+  /* copied as it was: still deflated; what was written is stored */
+  g_assert_false (ncz_zip_store_is_stored_entry (NCZ_ZIP_STORE (store), ".zgroup", NULL));
+  g_assert_true (ncz_zip_store_is_stored_entry (NCZ_ZIP_STORE (store), "w/0", NULL));
   g_assert_false (ncz_store_exists (store, "v/0.1", NULL, &error));
   g_assert_no_error (error);
   store_assert_list (store, "", ".zgroup", "v", "w", NULL);

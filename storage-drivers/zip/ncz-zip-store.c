@@ -97,6 +97,7 @@ struct _NczZipStore
   int fd;               /* the archive read, or -1 */
   zip_t *za;            /* the same archive through libzip (deflated entries) */
   guint64 cdir_offset;  /* where entry data ends */
+  guint64 n_entries;    /* in the central directory */
   char *prefix;         /* layout prefix of entry names ("" or "DIR/") */
   GPtrArray *entries;   /* ZipEntry, central directory order */
   GHashTable *objects;  /* key -> ZipObject */
@@ -601,8 +602,6 @@ load_archive (NczZipStore *self,
   g_autofree guint8 *cd = NULL;
   guint64 cd_offset, cd_size, n_entries, pos = 0;
   struct stat st;
-  zip_int64_t n_libzip;
-  int zerr = 0, fd2;
 
   if (fstat (self->fd, &st) < 0)
     {
@@ -677,32 +676,8 @@ load_archive (NczZipStore *self,
       pos += CDIR_HEADER_SIZE + (guint64) name_len + extra_len + comment_len;
     }
 
-  /* libzip reads the same archive, through its own descriptor of the
-   * same file, for the deflated entries */
-  fd2 = dup (self->fd);
-  if (fd2 < 0)
-    {
-      g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO,
-                   "cannot open zip store '%s': %s", self->path, g_strerror (errno));
-      return FALSE;
-    }
-  self->za = zip_fdopen (fd2, ZIP_CHECKCONS, &zerr);
-  if (self->za == NULL)
-    {
-      zip_error_t ze;
-
-      close (fd2);
-      zip_error_init_with_code (&ze, zerr);
-      set_damaged (self, error, "%s", zip_error_strerror (&ze));
-      zip_error_fini (&ze);
-      return FALSE;
-    }
-  n_libzip = zip_get_num_entries (self->za, 0);
-  if (n_libzip < 0 || (guint64) n_libzip != n_entries)
-    return set_damaged (self, error, "libzip finds %" G_GINT64_FORMAT " entries where the "
-                        "central directory has %" G_GUINT64_FORMAT, (gint64) n_libzip, n_entries);
-
   self->cdir_offset = cd_offset;
+  self->n_entries = n_entries;
   self->prefix = find_layout (entries);
   for (guint i = 0; i < entries->len; i++)
     {
@@ -866,6 +841,66 @@ check_entry_readable (NczZipStore *self,
   return TRUE;
 }
 
+/* libzip reads the archive, through its own descriptor of the same
+ * file, for deflated entries and to copy entries into a new archive:
+ * opened at the first need, since nothing else uses it. Called with the
+ * lock held. */
+static gboolean
+ensure_libzip (NczZipStore *self,
+               GError     **error)
+{
+  zip_int64_t n;
+  int zerr = 0, fd;
+
+  if (self->za != NULL)
+    return TRUE;
+  fd = dup (self->fd);
+  if (fd < 0)
+    {
+      g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_IO,
+                   "cannot read zip store '%s': %s", self->path, g_strerror (errno));
+      return FALSE;
+    }
+  self->za = zip_fdopen (fd, 0, &zerr);
+  if (self->za == NULL)
+    {
+      zip_error_t ze;
+
+      close (fd);
+      zip_error_init_with_code (&ze, zerr);
+      set_damaged (self, error, "libzip cannot read it: %s", zip_error_strerror (&ze));
+      zip_error_fini (&ze);
+      return FALSE;
+    }
+  n = zip_get_num_entries (self->za, 0);
+  if (n < 0 || (guint64) n != self->n_entries)
+    {
+      set_damaged (self, error, "libzip finds %" G_GINT64_FORMAT " entries where the central "
+                   "directory has %" G_GUINT64_FORMAT, (gint64) n, self->n_entries);
+      zip_discard (self->za);
+      self->za = NULL;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The entry @e as libzip sees it: the same name at the same index. */
+static gboolean
+check_libzip_entry (NczZipStore *self,
+                    ZipEntry    *e,
+                    GError     **error)
+{
+  const char *name;
+
+  if (!ensure_libzip (self, error))
+    return FALSE;
+  name = zip_get_name (self->za, e->index, ZIP_FL_ENC_RAW);
+  if (name == NULL || strcmp (name, e->name) != 0)
+    return set_damaged (self, error, "libzip finds another entry than '%s' at its place",
+                        e->name);
+  return TRUE;
+}
+
 /* Inflates a deflated entry whole into a buffer of its declared size.
  * Called with the lock held (libzip's archive is not thread-safe). */
 static GBytes *
@@ -879,6 +914,10 @@ inflate_entry (NczZipStore *self,
   guint8 extra;
   zip_int64_t r = 0;
 
+  /* the local header must agree with the central directory, as for
+   * stored entries */
+  if (!locate_data (self, e, error) || !check_libzip_entry (self, e, error))
+    return NULL;
   zf = zip_fopen_index (self->za, e->index, 0);
   if (zf == NULL)
     {
@@ -1513,6 +1552,13 @@ build_archive (NczZipStore *self,
           g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_INVALID_KEY,
                        "cannot write zip store '%s': the entry name '%s' has %s", self->path,
                        name, bad_entry_name (name, strlen (name)));
+          return FALSE;
+        }
+      if (o->staged == NULL && (!check_entry_readable (self, o->entry, error) ||
+                                !locate_data (self, o->entry, error) ||
+                                !check_libzip_entry (self, o->entry, error)))
+        {
+          zip_discard (za);
           return FALSE;
         }
       if (o->staged != NULL)

@@ -294,6 +294,21 @@ else:
                 ok(b.startswith("ncz-dump failed"), f"corpus {rel} ({mode}): refused as unzipped", b)
             else:
                 ok(a == b, f"corpus {rel} ({mode}): dumps as unzipped", f"file:\n{a}\nzip:\n{b}")
+        # ncz-copy file -> zip -> file gives what file -> file gives
+        direct = os.path.join(TMP, f"corpus-{i}-direct")
+        viazip = os.path.join(TMP, f"corpus-{i}-via.zip")
+        back = os.path.join(TMP, f"corpus-{i}-back")
+        r1 = run([NCZ_COPY, "-q", file_url(ddir), file_url(direct)])
+        if r1.returncode == 0:
+            r2 = run([NCZ_COPY, "-q", file_url(ddir), zip_url(viazip)])
+            r3 = run([NCZ_COPY, "-q", zip_url(viazip), file_url(back)])
+            ok(r2.returncode == 0 and r3.returncode == 0 and
+               dump(file_url(back), "-s") == dump(file_url(direct), "-s"),
+               f"corpus {rel}: ncz-copy file -> zip -> file", r2.stderr + r3.stderr)
+        for p in (direct, back):
+            shutil.rmtree(p, ignore_errors=True)
+        if os.path.exists(viazip):
+            os.unlink(viazip)
         shutil.rmtree(udir, ignore_errors=True)
 
     # netcdf-c's own dumps of its zips (ncdump output, name line aside)

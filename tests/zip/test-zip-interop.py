@@ -271,6 +271,45 @@ for mode in ("zarr", "nczarr"):
         if mode == "zarr":
             ok(got["units"] == "m", "zarr-python reads Ncz's zarr zip: attribute", got)
 
+# more than 65535 entries: zip64 end records, both ways
+BIG_N = 66000
+PY_BIG_WRITE = r'''
+import sys, numpy as np, zarr
+s = zarr.ZipStore(sys.argv[1], mode="w")
+g = zarr.group(store=s)
+a = g.create_dataset("a", shape=(%d,), chunks=(1,), dtype="u1", compressor=None,
+                      fill_value=255)
+a[:] = (np.arange(%d) %% 251).astype("u1")
+s.close()
+''' % (BIG_N, BIG_N)
+PY_BIG_READ = r'''
+import sys, numpy as np, zarr
+s = zarr.ZipStore(sys.argv[1], mode="r")
+a = zarr.open_group(store=s, mode="r")["a"][:]
+print(a.shape == (%d,) and bool((a == (np.arange(%d) %% 251)).all()), len(s.zf.infolist()))
+s.close()
+''' % (BIG_N, BIG_N)
+want = [str(i % 251) for i in range(BIG_N)]
+bz = os.path.join(TMP, "big-pyzarr.zip")
+r = run(["/usr/bin/python3", "-c", PY_BIG_WRITE, bz])
+ok(r.returncode == 0, f"zarr-python writes {BIG_N} chunks in a ZipStore (zip64)", r.stderr)
+if r.returncode == 0:
+    with open(bz, "rb") as fh:
+        ok(b"PK\x06\x06" in fh.read(), "the ZipStore has a zip64 end record")
+    out = dump(zip_url(bz, "zarr"))
+    ok(data_values(out, "a") == want, f"Ncz reads the {BIG_N} chunks of the zip64 ZipStore", out[:2000])
+bcdl = os.path.join(TMP, "big.cdl")
+with open(bcdl, "w") as fh:
+    fh.write("netcdf big {\ndimensions:\n\tx = %d ;\nvariables:\n\tubyte a(x) ;\n"
+             "\t\ta:_ChunkSizes = 1 ;\ndata:\n a = %s ;\n}\n" % (BIG_N, ", ".join(want)))
+nz = os.path.join(TMP, "big-ncz.zip")
+r = run([NCZ_GEN, "-o", zip_url(nz, "zarr"), bcdl])
+ok(r.returncode == 0, f"ncz-gen writes {BIG_N} chunks in a zip", r.stderr)
+if r.returncode == 0:
+    r = run(["/usr/bin/python3", "-c", PY_BIG_READ, nz])
+    ok(r.returncode == 0 and r.stdout.split()[0] == "True" and int(r.stdout.split()[1]) > 65535,
+       f"zarr-python reads the {BIG_N} chunks of Ncz's zip64 zip", r.stdout + r.stderr)
+
 # ---- netcdf-c's zips of the corpus ----
 
 if not os.path.isdir(CORPUS):

@@ -10,7 +10,7 @@ PACKAGES=(
   hdf5-filter-plugin-zfp-serial
   netcdf-bin libnetcdf-dev
   python3 python3-zarr python3-numcodecs python3-xarray python3-h5py
-  unzip gobject-introspection libgirepository1.0-dev python3-gi gir1.2-glib-2.0 gir1.2-json-1.0
+  zip unzip gobject-introspection libgirepository1.0-dev python3-gi gir1.2-glib-2.0 gir1.2-json-1.0
   valac
   gdal-bin
   # what the netcdf-c builds in ../shared/peers need at run time

@@ -617,6 +617,9 @@ ncz_dataset_close (NczDataset *self, GCancellable *cancellable, GError **error)
       else
         ncz_format_close (self->format, self, cancellable, NULL);
     }
+  /* a created dataset replaces what was at the URL only now; an opened
+   * one is committed too, so that a store that stages updates (a zip
+   * archive rewritten beside the old one) reports its failure here */
   if (self->created && self->store)
     {
       if (ok)
@@ -624,6 +627,8 @@ ncz_dataset_close (NczDataset *self, GCancellable *cancellable, GError **error)
       else
         ncz_store_discard (self->store);
     }
+  else if (self->writable && self->store && ok)
+    ok = ncz_store_commit (self->store, cancellable, error);
   return ok;
 }
 

@@ -803,14 +803,16 @@ ncz_store_get_length (NczStore     *self,
 
 /**
  * ncz_store_commit:
- * @self: a store opened with %NCZ_STORE_CREATE
+ * @self: a store opened for writing
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
  * Makes what was written through @self replace what was at its URL
  * before. Drivers that stage a replacement keep the previous dataset
  * readable, and intact, until this call; NczDataset calls it when a
- * created dataset is closed successfully.
+ * writable dataset (created, or opened for writing) is closed
+ * successfully. For a store opened without %NCZ_STORE_CREATE it stores
+ * what a driver that stages updates holds back.
  *
  * Returns: %TRUE on success
  * Since: 1.0

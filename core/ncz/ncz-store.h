@@ -92,8 +92,10 @@ G_DECLARE_INTERFACE (NczStore, ncz_store, NCZ, STORE, GObject)
  * @commit: optional; for a store opened with %NCZ_STORE_CREATE, makes what
  *   was written replace what was at the URL before. A driver that can
  *   stage a replacement (a directory or an archive written beside the old
- *   one) keeps the old dataset intact until then. The default does
- *   nothing: the objects were written in place.
+ *   one) keeps the old dataset intact until then. For a store opened for
+ *   writing without %NCZ_STORE_CREATE, stores what the driver held back
+ *   (an archive rewritten beside the old one). The default does nothing:
+ *   the objects were written in place.
  * @discard: optional; for a store opened with %NCZ_STORE_CREATE and not
  *   committed, drops what was written so that what was at the URL before
  *   stays as it was, where the driver staged it. The default does nothing.

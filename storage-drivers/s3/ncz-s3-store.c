@@ -18,10 +18,12 @@
  *
  * Replacing a dataset (NCZ_STORE_CREATE over existing objects): S3 has
  * no rename, so the store lists what is there when it opens, removes the
- * old root metadata objects before its first write (the old dataset no
- * longer opens), holds back the new root metadata objects in memory, and
- * at commit removes the old objects that were not rewritten, then writes
- * the root metadata last. See docs/s3.md.
+ * old metadata objects (.zgroup, .zattrs, .zarray, .zmetadata, .nczarr at
+ * every level) before its first write, so that the old dataset no longer
+ * opens, holds back the new metadata objects in memory, and at commit
+ * removes the old objects that were not rewritten, then writes the
+ * metadata, the root's last. Until then the prefix holds chunks only,
+ * which open as nothing. See docs/s3.md.
  */
 #include "ncz-s3-store.h"
 #include "ncz-s3-config.h"
@@ -88,12 +90,22 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (NczS3Store, ncz_s3_store, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (NCZ_TYPE_STORE, ncz_s3_store_store_init)
                                G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, ncz_s3_store_initable_init))
 
-static const char * const root_metadata[] = { ".zgroup", ".zattrs", ".zmetadata", ".nczarr", NULL };
+static const char * const metadata_names[] = { ".zgroup", ".zattrs", ".zarray", ".zmetadata",
+                                                ".nczarr", NULL };
+
+/* A metadata object (of any group or array) by its last segment. */
+static gboolean
+is_metadata (const char *key)
+{
+  const char *slash = strrchr (key, '/');
+
+  return g_strv_contains (metadata_names, slash != NULL ? slash + 1 : key);
+}
 
 static gboolean
 is_root_metadata (const char *key)
 {
-  return g_strv_contains (root_metadata, key);
+  return strchr (key, '/') == NULL && is_metadata (key);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -709,7 +721,7 @@ holds_back (NczS3Store *self,
   gboolean held;
 
   g_mutex_lock (&self->lock);
-  held = self->replacing && is_root_metadata (key);
+  held = self->replacing && is_metadata (key);
   g_mutex_unlock (&self->lock);
   return held;
 }
@@ -1141,20 +1153,31 @@ ncz_s3_store_list (NczStore     *store,
     }
   while (token != NULL);
   clean_names (names);
-  if (*prefix == '\0')
+  /* metadata held back until commit is listed as if written */
+  g_mutex_lock (&self->lock);
+  if (self->replacing)
     {
-      g_mutex_lock (&self->lock);
-      if (self->replacing && self->held != NULL)
-        {
-          GHashTableIter iter;
-          gpointer key;
+      GHashTableIter iter;
+      gpointer key;
+      gsize plen = strlen (prefix);
 
-          g_hash_table_iter_init (&iter, self->held);
-          while (g_hash_table_iter_next (&iter, &key, NULL))
-            g_ptr_array_add (names, g_strdup (key));
+      g_hash_table_iter_init (&iter, self->held);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        {
+          const char *rest = key;
+          const char *slash;
+
+          if (plen > 0)
+            {
+              if (strncmp (key, prefix, plen) != 0 || ((char *) key)[plen] != '/')
+                continue;
+              rest = (char *) key + plen + 1;
+            }
+          slash = strchr (rest, '/');
+          g_ptr_array_add (names, slash != NULL ? g_strndup (rest, slash - rest) : g_strdup (rest));
         }
-      g_mutex_unlock (&self->lock);
     }
+  g_mutex_unlock (&self->lock);
   g_ptr_array_add (names, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
 }
@@ -2069,8 +2092,8 @@ needs_prepare (NczS3Store *self)
   return needed;
 }
 
-/* Before the first write over an old dataset: its root metadata objects
- * go, so that it no longer opens (what follows would mix old and new). */
+/* Before the first write over an old dataset: its metadata objects go,
+ * so that it no longer opens (what follows would mix old and new). */
 static gboolean
 prepare_replace (NczS3Store   *self,
                  GCancellable *cancellable,
@@ -2083,9 +2106,15 @@ prepare_replace (NczS3Store   *self,
   g_mutex_lock (&prepare_lock);
   if (needs_prepare (self))
     {
-      for (guint i = 0; root_metadata[i] != NULL; i++)
-        if (g_hash_table_contains (self->old_keys, root_metadata[i]))
-          g_ptr_array_add (objects, object_key (self, root_metadata[i]));
+      GHashTableIter iter;
+      gpointer key;
+
+      g_mutex_lock (&self->lock);
+      g_hash_table_iter_init (&iter, self->old_keys);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        if (is_metadata (key))
+          g_ptr_array_add (objects, object_key (self, key));
+      g_mutex_unlock (&self->lock);
       ok = delete_objects (self, objects, cancellable, error);
       if (ok)
         {
@@ -2094,7 +2123,7 @@ prepare_replace (NczS3Store   *self,
           g_mutex_unlock (&self->lock);
         }
       else
-        g_prefix_error (error, "removing the root metadata of the dataset being replaced: ");
+        g_prefix_error (error, "removing the metadata of the dataset being replaced: ");
     }
   g_mutex_unlock (&prepare_lock);
   return ok;
@@ -2121,7 +2150,7 @@ ncz_s3_store_commit (NczStore     *store,
   g_hash_table_iter_init (&iter, self->old_keys);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     if (!g_hash_table_contains (self->written, key) && !g_hash_table_contains (self->held, key)
-        && !is_root_metadata (key))
+        && !is_metadata (key))
       g_ptr_array_add (stale, object_key (self, key));
   g_mutex_unlock (&self->lock);
 
@@ -2133,10 +2162,37 @@ ncz_s3_store_commit (NczStore     *store,
       g_prefix_error (error, "removing the objects of the replaced dataset: ");
       return FALSE;
     }
-  /* … then the root metadata, last, makes the new dataset visible */
+  /* … then the metadata of groups and arrays below the root … */
   g_mutex_lock (&self->lock);
   held = g_hash_table_ref (self->held);
   g_mutex_unlock (&self->lock);
+  {
+    g_autofree Call **calls = g_new0 (Call *, g_hash_table_size (held) + 1);
+    guint n = 0;
+    gboolean ok = TRUE;
+
+    g_hash_table_iter_init (&iter, held);
+    while (g_hash_table_iter_next (&iter, &key, NULL))
+      if (!is_root_metadata (key))
+        {
+          calls[n] = call_new (self, "PUT", key, TRUE, cancellable);
+          calls[n]->body = g_bytes_ref (g_hash_table_lookup (held, key));
+          n++;
+        }
+    calls_run (calls, n);
+    for (guint i = 0; i < n; i++)
+      {
+        if (ok && !call_ok (calls[i]))
+          {
+            call_set_error (calls[i], error, "writing metadata");
+            ok = FALSE;
+          }
+        call_free (calls[i]);
+      }
+    if (!ok)
+      return FALSE;
+  }
+  /* … and the root's last make the new dataset visible */
   for (guint i = 0; order[i] != NULL; i++)
     {
       GBytes *data = g_hash_table_lookup (held, order[i]);

@@ -361,7 +361,7 @@ on_response (GObject      *source,
           g_clear_error (&error);
           g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
         }
-      else if (call->timed_out)
+      else if (call->timed_out || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
         {
           g_clear_error (&error);
           g_set_error (&error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
@@ -2282,12 +2282,48 @@ typedef struct
   gboolean ready;
 } ThreadStart;
 
+/* Proxies from the environment (http_proxy, https_proxy, no_proxy, as
+ * curl and the AWS tools read them), not from the desktop's settings: a
+ * storage driver runs in batch jobs and test harnesses as often as on a
+ * desktop. */
+static GProxyResolver *
+environment_proxy_resolver (void)
+{
+  const char *http = g_getenv ("http_proxy");
+  const char *https = g_getenv ("https_proxy");
+  const char *no_proxy = g_getenv ("no_proxy");
+  g_auto (GStrv) ignore = NULL;
+  GProxyResolver *resolver;
+
+  if (http == NULL || *http == '\0')
+    http = g_getenv ("HTTP_PROXY");
+  if (https == NULL || *https == '\0')
+    https = g_getenv ("HTTPS_PROXY");
+  if (no_proxy == NULL || *no_proxy == '\0')
+    no_proxy = g_getenv ("NO_PROXY");
+  if ((http == NULL || *http == '\0') && (https == NULL || *https == '\0'))
+    return NULL;
+  if (no_proxy != NULL && *no_proxy != '\0')
+    {
+      ignore = g_strsplit (no_proxy, ",", -1);
+      for (guint i = 0; ignore[i] != NULL; i++)
+        g_strstrip (ignore[i]);
+    }
+  resolver = g_simple_proxy_resolver_new (NULL, ignore);
+  if (http != NULL && *http != '\0')
+    g_simple_proxy_resolver_set_uri_proxy (G_SIMPLE_PROXY_RESOLVER (resolver), "http", http);
+  if (https != NULL && *https != '\0')
+    g_simple_proxy_resolver_set_uri_proxy (G_SIMPLE_PROXY_RESOLVER (resolver), "https", https);
+  return resolver;
+}
+
 static gpointer
 request_thread (gpointer data)
 {
   ThreadStart *start = data;
   GMainContext *context = g_main_context_ref (start->context);
   GMainLoop *loop = g_main_loop_ref (start->loop);
+  g_autoptr(GProxyResolver) proxies = environment_proxy_resolver ();
   SoupSession *session;
 
   g_main_context_push_thread_default (context);
@@ -2296,6 +2332,7 @@ request_thread (gpointer data)
                                            "timeout", start->timeout,
                                            "idle-timeout", 60,
                                            "user-agent", "ncz/" NCZ_VERSION_STRING,
+                                           "proxy-resolver", proxies,
                                            NULL);
   g_mutex_lock (&start->lock);
   *start->session_out = session;

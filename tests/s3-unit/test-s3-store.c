@@ -144,6 +144,7 @@ test_timeout_async (void)
   Async a = { g_thread_self (), NULL };
   GPtrArray *many;
 
+  g_assert_true (G_IS_SOCKET (server));
   g_main_context_push_thread_default (context);
   ncz_store_read_many_async (store, keys, G_PRIORITY_DEFAULT, NULL, async_done, &a);
   while (a.result == NULL)
@@ -198,7 +199,10 @@ test_cancel (void)
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
-  GThread *thread = g_thread_new ("cancel", cancel_thread, cancellable);
+  GThread *thread;
+
+  g_assert_true (G_IS_SOCKET (server));
+  thread = g_thread_new ("cancel", cancel_thread, cancellable);
 
   bytes = ncz_store_read (store, "x", cancellable, &error);
   g_thread_join (thread);

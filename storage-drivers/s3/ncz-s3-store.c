@@ -174,6 +174,10 @@ struct _Call
   GSource *timer;
   GSource *backoff;
   SoupMessage *msg;
+  GInputStream *stream; /* the reply's body */
+  guint8 *buffer;       /* … read into this */
+  gsize buffer_len;
+  GBytes *body_in;
   guint n_attempts;
   gboolean timed_out;
   char *url;            /* of the request, for messages */
@@ -237,6 +241,9 @@ call_free (Call *call)
   g_clear_object (&call->cancellable);
   g_clear_object (&call->attempt);
   g_clear_object (&call->msg);
+  g_clear_object (&call->stream);
+  g_free (call->buffer);
+  g_clear_pointer (&call->body_in, g_bytes_unref);
   g_free (call->url);
   g_clear_pointer (&call->response, g_bytes_unref);
   g_clear_pointer (&call->headers, soup_message_headers_unref);
@@ -328,15 +335,13 @@ schedule_retry (Call *call)
   g_source_attach (call->backoff, self->context);
 }
 
+/* The end of an attempt: the body (or a transport failure) is in. */
 static void
-on_response (GObject      *source,
-             GAsyncResult *result,
-             gpointer      user_data)
+attempt_done (Call   *call,
+              GBytes *body,
+              GError *error)
 {
-  Call *call = user_data;
   NczS3Store *self = call->store;
-  GError *error = NULL;
-  GBytes *body = soup_session_send_and_read_finish (SOUP_SESSION (source), result, &error);
   gboolean user_cancelled = call->cancellable != NULL && g_cancellable_is_cancelled (call->cancellable);
   gboolean retry = FALSE;
 
@@ -379,6 +384,8 @@ on_response (GObject      *source,
       call->headers = soup_message_headers_ref (soup_message_get_response_headers (call->msg));
       retry = status_is_retryable (call->status);
     }
+  g_clear_object (&call->stream);
+  g_clear_pointer (&call->buffer, g_free);
   g_clear_object (&call->msg);
   g_clear_object (&call->attempt);
 
@@ -390,6 +397,137 @@ on_response (GObject      *source,
       return;
     }
   call_finish (call);
+}
+
+static void
+on_closed (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Call *call = user_data;
+  GError *error = NULL;
+  GBytes *body = g_steal_pointer (&call->body_in);
+
+  if (!g_input_stream_close_finish (G_INPUT_STREAM (source), result, &error))
+    g_clear_pointer (&body, g_bytes_unref);
+  attempt_done (call, body, error);
+}
+
+/* The body is read: the stream is closed (which lets libsoup reuse the
+ * connection) before the attempt ends. */
+static void
+body_complete (Call   *call,
+               GBytes *body)
+{
+  call->body_in = body;
+  g_input_stream_close_async (call->stream, G_PRIORITY_DEFAULT, call->attempt, on_closed, call);
+}
+
+static void
+on_body_all (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Call *call = user_data;
+  GError *error = NULL;
+  gsize n = 0;
+
+  if (!g_input_stream_read_all_finish (G_INPUT_STREAM (source), result, &n, &error))
+    {
+      attempt_done (call, NULL, error);
+      return;
+    }
+  if (n != call->buffer_len)
+    {
+      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT,
+                   "the reply ended after %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes",
+                   n, call->buffer_len);
+      attempt_done (call, NULL, error);
+      return;
+    }
+  body_complete (call, g_bytes_new_take (g_steal_pointer (&call->buffer), call->buffer_len));
+}
+
+#define READ_STEP (256 * 1024)
+
+/* Bodies of unknown length (chunked): read in large steps. */
+static void
+on_body_step (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Call *call = user_data;
+  GError *error = NULL;
+  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (source), result, &error);
+
+  if (n < 0)
+    {
+      attempt_done (call, NULL, error);
+      return;
+    }
+  if (n == 0)
+    {
+      gsize len = call->buffer_len;
+
+      body_complete (call, g_bytes_new_take (g_steal_pointer (&call->buffer), len));
+      return;
+    }
+  call->buffer_len += (gsize) n;
+  call->buffer = g_realloc (call->buffer, call->buffer_len + READ_STEP);
+  g_input_stream_read_async (call->stream, call->buffer + call->buffer_len, READ_STEP,
+                             G_PRIORITY_DEFAULT, call->attempt, on_body_step, call);
+}
+
+/* Headers are in: the body is read into one buffer of the announced
+ * length (libsoup's own reader copies it in 8 KiB steps). */
+static void
+on_sent (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Call *call = user_data;
+  GError *error = NULL;
+  SoupMessageHeaders *headers;
+  goffset length;
+
+  call->stream = soup_session_send_finish (SOUP_SESSION (source), result, &error);
+  if (call->stream == NULL)
+    {
+      attempt_done (call, NULL, error);
+      return;
+    }
+  headers = soup_message_get_response_headers (call->msg);
+  if (strcmp (call->method, "HEAD") == 0)
+    {
+      body_complete (call, g_bytes_new (NULL, 0));
+      return;
+    }
+  if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH
+      && (length = soup_message_headers_get_content_length (headers)) >= 0
+      && (guint64) length <= G_MAXSIZE / 2)
+    {
+      if (length == 0)
+        {
+          body_complete (call, g_bytes_new (NULL, 0));
+          return;
+        }
+      call->buffer_len = (gsize) length;
+      call->buffer = g_try_malloc (call->buffer_len);
+      if (call->buffer == NULL)
+        {
+          g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                       "no memory for a reply of %" G_GSIZE_FORMAT " bytes", call->buffer_len);
+          attempt_done (call, NULL, error);
+          return;
+        }
+      g_input_stream_read_all_async (call->stream, call->buffer, call->buffer_len, G_PRIORITY_DEFAULT,
+                                     call->attempt, on_body_all, call);
+      return;
+    }
+  call->buffer_len = 0;
+  call->buffer = g_malloc (READ_STEP);
+  g_input_stream_read_async (call->stream, call->buffer, READ_STEP, G_PRIORITY_DEFAULT,
+                             call->attempt, on_body_step, call);
 }
 
 static char *
@@ -479,8 +617,7 @@ call_attempt (Call *call)
   self->max_in_flight = MAX (self->max_in_flight, self->in_flight);
   g_mutex_unlock (&self->lock);
 
-  soup_session_send_and_read_async (self->session, call->msg, G_PRIORITY_DEFAULT, call->attempt,
-                                    on_response, call);
+  soup_session_send_async (self->session, call->msg, G_PRIORITY_DEFAULT, call->attempt, on_sent, call);
 }
 
 /* On the request thread: a call gets a slot or waits for one. */

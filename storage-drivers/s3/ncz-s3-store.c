@@ -1137,22 +1137,18 @@ ncz_s3_store_write (NczStore     *store,
 }
 
 /* One ListObjectsV2 request. */
-static gboolean
-list_request (NczS3Store   *self,
-              const char   *prefix,
-              gboolean      delimited,
-              const char   *token,
-              guint         max_keys,
-              GPtrArray    *names,
-              char        **next_token,
-              GCancellable *cancellable,
-              GError      **error)
+static Call *
+list_call_new (NczS3Store   *self,
+               const char   *prefix,
+               gboolean      delimited,
+               const char   *token,
+               guint         max_keys,
+               GCancellable *cancellable)
 {
   g_autofree char *max_text = g_strdup_printf ("%u", MAX (1u, MIN (max_keys, 1000u)));
   const char *q[12];
   guint n = 0;
   Call *call = call_new (self, "GET", NULL, FALSE, cancellable);
-  gboolean ok;
 
   q[n++] = "list-type";
   q[n++] = "2";
@@ -1173,55 +1169,80 @@ list_request (NczS3Store   *self,
   q[n] = NULL;
   call->key = g_strdup (prefix);
   call_set_query (call, q);
-  call_run (call);
-  *next_token = NULL;
-  ok = call_ok (call);
-  if (ok)
-    {
-      gsize len;
-      const char *text = g_bytes_get_data (call->response, &len);
-      g_autoptr(GPtrArray) leaves = ncz_s3_xml_leaves (text, len);
-      gsize plen = strlen (prefix);
-      const char *truncated;
+  return call;
+}
 
-      if (leaves == NULL)
+/* The names (after @prefix) and the continuation token of a listing. */
+static gboolean
+list_parse (Call        *call,
+            const char  *prefix,
+            GPtrArray   *names,
+            char       **next_token,
+            GError     **error)
+{
+  g_autoptr(GPtrArray) leaves = NULL;
+  gsize plen = strlen (prefix);
+  const char *truncated;
+  const char *text;
+  gsize len;
+
+  *next_token = NULL;
+  if (!call_ok (call))
+    {
+      call_set_error (call, error, "listing");
+      return FALSE;
+    }
+  text = g_bytes_get_data (call->response, &len);
+  leaves = ncz_s3_xml_leaves (text, len);
+  if (leaves == NULL)
+    {
+      g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
+                   "S3 GET %s (prefix '%s'): listing: the reply is not XML", call->url, prefix);
+      return FALSE;
+    }
+  for (guint i = 0; i + 1 < leaves->len; i += 2)
+    {
+      const char *path = g_ptr_array_index (leaves, i);
+      const char *value = g_ptr_array_index (leaves, i + 1);
+
+      if ((strcmp (path, "ListBucketResult/Contents/Key") == 0
+           || strcmp (path, "ListBucketResult/CommonPrefixes/Prefix") == 0)
+          && strncmp (value, prefix, plen) == 0)
+        g_ptr_array_add (names, g_strdup (value + plen));
+    }
+  truncated = ncz_s3_xml_find (leaves, "ListBucketResult/IsTruncated");
+  if (truncated != NULL && g_ascii_strcasecmp (truncated, "true") == 0)
+    {
+      const char *next = ncz_s3_xml_find (leaves, "ListBucketResult/NextContinuationToken");
+
+      if (next == NULL || *next == '\0')
         {
           g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
-                       "S3 GET %s (prefix '%s'): listing: the reply is not XML", call->url, prefix);
-          call_free (call);
+                       "S3 GET %s (prefix '%s'): listing: truncated without a continuation token",
+                       call->url, prefix);
           return FALSE;
         }
-      for (guint i = 0; i + 1 < leaves->len; i += 2)
-        {
-          const char *path = g_ptr_array_index (leaves, i);
-          const char *value = g_ptr_array_index (leaves, i + 1);
-
-          if (strcmp (path, "ListBucketResult/Contents/Key") == 0
-              || strcmp (path, "ListBucketResult/CommonPrefixes/Prefix") == 0)
-            {
-              if (strncmp (value, prefix, plen) != 0)
-                continue;
-              g_ptr_array_add (names, g_strdup (value + plen));
-            }
-        }
-      truncated = ncz_s3_xml_find (leaves, "ListBucketResult/IsTruncated");
-      if (truncated != NULL && g_ascii_strcasecmp (truncated, "true") == 0)
-        {
-          const char *next = ncz_s3_xml_find (leaves, "ListBucketResult/NextContinuationToken");
-
-          if (next == NULL || *next == '\0')
-            {
-              g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
-                           "S3 GET %s (prefix '%s'): listing: truncated without a continuation token",
-                           call->url, prefix);
-              ok = FALSE;
-            }
-          else
-            *next_token = g_strdup (next);
-        }
+      *next_token = g_strdup (next);
     }
-  else
-    call_set_error (call, error, "listing");
+  return TRUE;
+}
+
+static gboolean
+list_request (NczS3Store   *self,
+              const char   *prefix,
+              gboolean      delimited,
+              const char   *token,
+              guint         max_keys,
+              GPtrArray    *names,
+              char        **next_token,
+              GCancellable *cancellable,
+              GError      **error)
+{
+  Call *call = list_call_new (self, prefix, delimited, token, max_keys, cancellable);
+  gboolean ok;
+
+  call_run (call);
+  ok = list_parse (call, prefix, names, next_token, error);
   call_free (call);
   return ok;
 }
@@ -2145,30 +2166,30 @@ page_free (gpointer data)
 }
 
 static void
-list_page_in_thread (GTask        *task,
-                     gpointer      source,
-                     gpointer      task_data,
-                     GCancellable *cancellable)
+list_page_done (Call *call)
 {
-  char **args = task_data; /* prefix, token, max */
+  GTask *task = call->data;
+  const char *lp = g_task_get_task_data (task);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   Page *page = g_new0 (Page, 1);
   GError *error = NULL;
 
-  page->names = ncz_s3_store_list_page (NCZ_STORE (source), args[0], *args[1] ? args[1] + 1 : NULL,
-                                        (guint) g_ascii_strtoull (args[2], NULL, 10),
-                                        &page->next_token, cancellable, &error);
-  if (page->names == NULL)
+  if (list_parse (call, lp, names, &page->next_token, &error))
+    {
+      clean_names (names);
+      g_ptr_array_add (names, NULL);
+      page->names = (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
+      g_task_return_pointer (task, page, page_free);
+    }
+  else
     {
       page_free (page);
       g_task_return_error (task, error);
     }
-  else
-    g_task_return_pointer (task, page, page_free);
+  call_free (call);
+  g_object_unref (task);
 }
 
-/* list_page_async: the listing request is one GET, but its reply needs
- * parsing and the code path is shared with the synchronous form; it runs
- * in a thread, which waits on the request thread. */
 static void
 ncz_s3_store_list_page_async (NczStore            *store,
                               const char          *prefix,
@@ -2179,16 +2200,13 @@ ncz_s3_store_list_page_async (NczStore            *store,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
+  NczS3Store *self = NCZ_S3_STORE (store);
   GTask *task = g_task_new (store, cancellable, callback, user_data);
-  char **args = g_new0 (char *, 4);
+  char *lp = list_prefix (self, prefix);
 
   g_task_set_source_tag (task, ncz_s3_store_list_page_async);
-  args[0] = g_strdup (prefix);
-  args[1] = token != NULL ? g_strconcat ("+", token, NULL) : g_strdup ("");
-  args[2] = g_strdup_printf ("%u", max_names);
-  g_task_set_task_data (task, args, (GDestroyNotify) g_strfreev);
-  g_task_run_in_thread (task, list_page_in_thread);
-  g_object_unref (task);
+  g_task_set_task_data (task, lp, g_free);
+  call_submit (list_call_new (self, lp, TRUE, token, max_names, cancellable), list_page_done, task);
 }
 
 static char **

@@ -1439,12 +1439,31 @@ ncz_s3_store_remove (NczStore     *store,
   g_mutex_lock (&self->lock);
   if (self->replacing)
     {
-      g_hash_table_remove (self->held, key);
-      g_hash_table_remove (self->written, key);
+      /* during a replacement, what is at the URL is either written by
+       * this store or old and removed at commit anyway: only the former
+       * is deleted now, and no listing is needed */
+      gsize len = strlen (key);
+      GHashTable *tables[2] = { self->held, self->written };
+
+      for (int t = 0; t < 2; t++)
+        {
+          GHashTableIter iter;
+          gpointer k;
+
+          g_hash_table_iter_init (&iter, tables[t]);
+          while (g_hash_table_iter_next (&iter, &k, NULL))
+            if (len == 0 || strcmp (k, key) == 0
+                || (strncmp (k, key, len) == 0 && ((char *) k)[len] == '/'))
+              {
+                if (t == 1)
+                  g_ptr_array_add (objects, object_key (self, k));
+                g_hash_table_iter_remove (&iter);
+              }
+        }
+      g_mutex_unlock (&self->lock);
+      return delete_objects (self, objects, cancellable, error);
     }
   g_mutex_unlock (&self->lock);
-  if (needs_prepare (self) && !prepare_replace (self, cancellable, error))
-    return FALSE;
 
   below = list_all_objects (self, lp, cancellable, error);
   if (below == NULL)
@@ -1961,7 +1980,7 @@ ncz_s3_store_write_many (NczStore           *store,
   for (guint i = 0; i < n; i++)
     if (holds_back (self, keys[i]) || g_bytes_get_size (data[i]) > MULTIPART_THRESHOLD)
       g_ptr_array_add (big, GUINT_TO_POINTER (i + 1));
-  if (needs_prepare (self) && !prepare_replace (self, cancellable, error))
+  if (big->len < n && needs_prepare (self) && !prepare_replace (self, cancellable, error))
     return FALSE;
   for (guint i = 0; i < n; i++)
     {

@@ -2011,8 +2011,10 @@ ncz_s3_store_write_many (NczStore           *store,
   return ok;
 }
 
-/* write_async: one PUT on the request thread; large objects (multipart)
- * and the first write of a replacement run synchronously in a thread. */
+/* write_async: one PUT on the request thread; large objects (multipart),
+ * held metadata and the first write of a replacement run synchronously
+ * in a thread (they may wait for other requests). The task data is the
+ * key (a ReadData without range). */
 static void
 write_in_thread (GTask        *task,
                  gpointer      source,
@@ -2023,7 +2025,6 @@ write_in_thread (GTask        *task,
   GError *error = NULL;
   GBytes *data = g_object_get_data (G_OBJECT (task), "data");
 
-  (void) wd;
   if (write_object (NCZ_S3_STORE (source), wd->key, data, cancellable, &error))
     g_task_return_boolean (task, TRUE);
   else

@@ -27,10 +27,9 @@
  *   segment)
  * - Amazon hosts in virtual-host style
  *   (`https://bucket.s3.us-west-1.amazonaws.com/key`) or path style
- *   (`https://s3.us-west-1.amazonaws.com/bucket/key`); the region comes
- *   from the host name
- * - `s3://bucket/key`, which means `https` with `mode=nczarr,s3`; it is
- *   rewritten to `https://s3.<region>.amazonaws.com/bucket/key`
+ *   (`https://s3.us-west-1.amazonaws.com/bucket/key`)
+ * - `s3://bucket/key`, which means `mode=nczarr,s3`; its host is the
+ *   bucket and its path the key
  *
  * The fragment is `key=value&key=value`; a key may come without a value.
  * Recognised keys:
@@ -41,12 +40,10 @@
  *   `#nczarr,file`) counts as a `mode` list. An item of a mode list that
  *   holds a `=` (`mode=nczarr,awsprofile=x`) is read as one more fragment
  *   key. Any other word is an error.
- * - `aws.profile` (or the older `awsprofile`): the AWS profile; `none`
- *   means unsigned requests
- * - `aws.region`: the AWS region
- * - `endpoint`: the `http[s]://host[:port]` of an S3-compatible server,
- *   replacing the one derived from the URL
  * - `layout`: kept for the format backend (`layout=attributes`)
+ * - any other key is kept for the storage driver and the format backend
+ *   to read (the S3 driver reads `aws.profile`, `aws.region`, `endpoint`
+ *   and `s3.*`; see docs/s3.md)
  *
  * Mode inference: `zarr` implies `nczarr`; `xarray` implies `zarr`;
  * `noxarray` implies `nczarr` but, unlike netcdf-c 4.9.1 and later, not
@@ -60,21 +57,15 @@
  * `s3://` URLs, Amazon S3 host names, `http[s]` URLs with a format mode or
  * an `endpoint` key are stored as `s3`.
  *
- * S3 region: the region in an Amazon host name; else the `aws.region`
- * key; else the `region` (or `aws_region`) of the active profile in the
- * AWS config file (`AWS_CONFIG_FILE`, else `~/.aws/config`) or the shared
- * credentials file (`AWS_SHARED_CREDENTIALS_FILE`, else
- * `~/.aws/credentials`); else the `AWS_REGION` or `AWS_DEFAULT_REGION`
- * environment variables; else `us-east-1`. The active profile is the
- * `aws.profile` key, else `awsprofile`, else the `AWS_PROFILE` environment
- * variable, else `default`.
+ * The URL does not say more about S3: bucket, key, region, profile,
+ * credentials and addressing style are the S3 storage driver's to work
+ * out when it opens the store (no file is read when a URL is parsed).
  *
  * Since: 1.0
  */
 
 #define URL_FLAGS (G_URI_FLAGS_PARSE_RELAXED | G_URI_FLAGS_ENCODED)
 #define STORAGE_MASK (NCZ_URL_MODE_FILE | NCZ_URL_MODE_ZIP | NCZ_URL_MODE_S3)
-#define DEFAULT_REGION "us-east-1"
 
 typedef struct
 {
@@ -100,13 +91,6 @@ struct _NczUrl
   const char *format;  /* static string or NULL */
 
   char *local_path;
-
-  char *bucket;
-  char *key;
-  char *region;
-  char *profile;
-  char *endpoint;
-  NczS3AddressingStyle style;
 };
 
 G_DEFINE_FINAL_TYPE (NczUrl, ncz_url, G_TYPE_OBJECT)
@@ -153,11 +137,6 @@ ncz_url_finalize (GObject *object)
   g_free (self->query);
   g_ptr_array_unref (self->fragment);
   g_free (self->local_path);
-  g_free (self->bucket);
-  g_free (self->key);
-  g_free (self->region);
-  g_free (self->profile);
-  g_free (self->endpoint);
 
   G_OBJECT_CLASS (ncz_url_parent_class)->finalize (object);
 }
@@ -175,7 +154,6 @@ ncz_url_init (NczUrl *self)
 {
   self->port = -1;
   self->fragment = g_ptr_array_new_with_free_func (frag_item_free);
-  self->style = NCZ_S3_ADDRESSING_PATH;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -405,307 +383,32 @@ mode_flag_word (NczUrlMode flag)
 }
 
 /* ---------------------------------------------------------------------- */
-/* AWS configuration files */
+/* S3 host names */
 
-static char *
-aws_file_path (const char *env_name,
-               const char *basename)
-{
-  const char *env = g_getenv (env_name);
-
-  if (env != NULL && *env != '\0')
-    return g_strdup (env);
-  return g_build_filename (g_get_home_dir (), ".aws", basename, NULL);
-}
-
-/* Strips an inline comment introduced by whitespace then '#' or ';'. */
-static void
-strip_inline_comment (char *value)
-{
-  for (char *p = value; *p; p++)
-    if ((*p == '#' || *p == ';') && p > value && g_ascii_isspace (p[-1]))
-      {
-        *p = '\0';
-        break;
-      }
-  g_strstrip (value);
-}
-
-/* Normalises a section header: "profile   x" → "profile x". */
-static char *
-section_name (const char *header)
-{
-  g_autofree char *inner = g_strstrip (g_strdup (header));
-
-  if (g_str_has_prefix (inner, "profile") && g_ascii_isspace (inner[7]))
-    return g_strconcat ("profile ", g_strstrip (inner + 7), NULL);
-  return g_steal_pointer (&inner);
-}
-
-/* The value of the first of @keys in section @section of the AWS INI file
- * at @path (last definition wins), or NULL. Sub-settings (indented lines
- * under a key with an empty value, as in "s3 =\n  addressing_style = x")
- * are skipped. A missing or unreadable file has no values. */
-static char *
-aws_file_lookup (const char         *path,
-                 const char         *section,
-                 const char * const *keys)
-{
-  g_autofree char *contents = NULL;
-  g_auto (GStrv) lines = NULL;
-  gboolean in_section = FALSE;
-  gboolean in_nested = FALSE;
-  char *found = NULL;
-
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR)
-      || !g_file_get_contents (path, &contents, NULL, NULL))
-    return NULL;
-
-  lines = g_strsplit (contents, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      char *line = lines[i];
-      gboolean indented = g_ascii_isspace (line[0]);
-      char *eq;
-
-      g_strstrip (line);
-      if (*line == '\0' || *line == '#' || *line == ';')
-        continue;
-      if (*line == '[')
-        {
-          char *end = strrchr (line, ']');
-          g_autofree char *name = NULL;
-
-          in_nested = FALSE;
-          if (end == NULL)
-            {
-              in_section = FALSE;
-              continue;
-            }
-          *end = '\0';
-          name = section_name (line + 1);
-          in_section = (strcmp (name, section) == 0);
-          continue;
-        }
-      if (indented && in_nested)
-        continue;
-      in_nested = FALSE;
-      eq = strchr (line, '=');
-      if (eq == NULL)
-        continue;
-      *eq = '\0';
-      g_strstrip (line);
-      strip_inline_comment (eq + 1);
-      if (eq[1] == '\0')
-        {
-          in_nested = TRUE;
-          continue;
-        }
-      if (!in_section)
-        continue;
-      for (guint k = 0; keys[k] != NULL; k++)
-        if (g_ascii_strcasecmp (line, keys[k]) == 0)
-          {
-            g_free (found);
-            found = g_strdup (eq + 1);
-            break;
-          }
-    }
-  return found;
-}
-
+/* Whether @host is an Amazon S3 host name:
+ * [bucket.]s3[.dualstack][.region].amazonaws.com or the older
+ * [bucket.]s3-region.amazonaws.com. Which bucket and region it names is
+ * the S3 store's business. */
 static gboolean
-is_valid_region (const char *region)
-{
-  if (*region == '\0' || strlen (region) > 64)
-    return FALSE;
-  for (const char *p = region; *p; p++)
-    if (!g_ascii_isalnum (*p) && *p != '-')
-      return FALSE;
-  return TRUE;
-}
-
-/* The region of @profile in the AWS config then credentials files. */
-static gboolean
-aws_profile_region (NczUrl      *self,
-                    const char  *profile,
-                    char       **region,
-                    GError     **error)
-{
-  static const char * const keys[] = { "region", "aws_region", NULL };
-  g_autofree char *config = aws_file_path ("AWS_CONFIG_FILE", "config");
-  g_autofree char *credentials = aws_file_path ("AWS_SHARED_CREDENTIALS_FILE", "credentials");
-  g_autofree char *prefixed = g_strconcat ("profile ", profile, NULL);
-  /* config names its sections "profile x" (except default); credentials
-   * names them "x". Both spellings are tolerated in both files. */
-  const char *config_sections[] = { prefixed, profile, NULL };
-  const char *credentials_sections[] = { profile, prefixed, NULL };
-  const struct
-  {
-    const char *path;
-    const char **sections;
-  } files[] = {
-    { config, config_sections },
-    { credentials, credentials_sections },
-  };
-
-  if (strcmp (profile, "default") == 0)
-    {
-      config_sections[0] = "default";
-      config_sections[1] = "profile default";
-    }
-
-  *region = NULL;
-  for (gsize f = 0; f < G_N_ELEMENTS (files); f++)
-    for (guint s = 0; files[f].sections[s] != NULL; s++)
-      {
-        g_autofree char *value = aws_file_lookup (files[f].path, files[f].sections[s], keys);
-
-        if (value == NULL)
-          continue;
-        if (!is_valid_region (value))
-          {
-            set_url_error (error, self->original,
-                           "region '%s' of AWS profile '%s' in '%s' is not a region name",
-                           value, profile, files[f].path);
-            return FALSE;
-          }
-        *region = g_steal_pointer (&value);
-        return TRUE;
-      }
-  return TRUE;
-}
-
-static gboolean
-resolve_profile (NczUrl  *self,
-                 GError **error)
-{
-  const char *profile = ncz_url_get_fragment_value (self, "aws.profile");
-
-  if (profile == NULL)
-    profile = ncz_url_get_fragment_value (self, "awsprofile");
-  if (profile == NULL || *profile == '\0')
-    profile = g_getenv ("AWS_PROFILE");
-  if (profile == NULL || *profile == '\0')
-    profile = "default";
-
-  for (const char *p = profile; *p; p++)
-    if ((guchar) *p < 0x20 || *p == '[' || *p == ']')
-      {
-        set_url_error (error, self->original, "invalid AWS profile name '%s'", profile);
-        return FALSE;
-      }
-  self->profile = g_strdup (profile);
-  return TRUE;
-}
-
-/* The region when the host name does not give it. */
-static gboolean
-resolve_region (NczUrl  *self,
-                GError **error)
-{
-  const char *given = ncz_url_get_fragment_value (self, "aws.region");
-  const char *env;
-
-  if (given != NULL)
-    {
-      if (!is_valid_region (given))
-        {
-          set_url_error (error, self->original, "invalid AWS region '%s'", given);
-          return FALSE;
-        }
-      self->region = g_strdup (given);
-      return TRUE;
-    }
-  if (strcmp (self->profile, "none") != 0)
-    {
-      if (!aws_profile_region (self, self->profile, &self->region, error))
-        return FALSE;
-      if (self->region != NULL)
-        return TRUE;
-    }
-  env = g_getenv ("AWS_REGION");
-  if (env == NULL || !is_valid_region (env))
-    env = g_getenv ("AWS_DEFAULT_REGION");
-  if (env == NULL || !is_valid_region (env))
-    env = DEFAULT_REGION;
-  self->region = g_strdup (env);
-  return TRUE;
-}
-
-/* ---------------------------------------------------------------------- */
-/* S3 */
-
-/* Recognises Amazon S3 host names: [bucket.]s3[.dualstack][.region].amazonaws.com
- * and the older [bucket.]s3-region.amazonaws.com. */
-static gboolean
-parse_aws_host (const char  *host,
-                char       **bucket,
-                char       **region)
+is_aws_s3_host (const char *host)
 {
   static const char suffix[] = ".amazonaws.com";
-  g_autofree char *lower = g_ascii_strdown (host, -1);
+  g_autofree char *lower = NULL;
   g_auto (GStrv) labels = NULL;
-  gsize len = strlen (lower);
-  int s3 = -1;
-  guint n;
+  gsize len;
 
-  *bucket = NULL;
-  *region = NULL;
+  if (host == NULL)
+    return FALSE;
+  lower = g_ascii_strdown (host, -1);
+  len = strlen (lower);
   if (len <= sizeof suffix - 1 || !g_str_has_suffix (lower, suffix))
     return FALSE;
   lower[len - (sizeof suffix - 1)] = '\0';
   labels = g_strsplit (lower, ".", -1);
-  n = g_strv_length (labels);
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; labels[i] != NULL; i++)
     if (strcmp (labels[i], "s3") == 0 || g_str_has_prefix (labels[i], "s3-"))
-      s3 = i;
-  if (s3 < 0)
-    return FALSE;
-
-  if (s3 > 0)
-    {
-      GString *b = g_string_new (labels[0]);
-
-      for (int i = 1; i < s3; i++)
-        {
-          g_string_append_c (b, '.');
-          g_string_append (b, labels[i]);
-        }
-      *bucket = g_string_free (b, FALSE);
-    }
-  if (g_str_has_prefix (labels[s3], "s3-"))
-    {
-      const char *r = labels[s3] + 3;
-
-      if (strcmp (r, "external-1") == 0)
-        r = DEFAULT_REGION;
-      if (*r != '\0')
-        *region = g_strdup (r);
-    }
-  else
-    {
-      guint next = s3 + 1;
-
-      if (next < n && strcmp (labels[next], "dualstack") == 0)
-        next++;
-      if (next < n && *labels[next] != '\0')
-        *region = g_strdup (labels[next]);
-    }
-  return TRUE;
-}
-
-static gboolean
-is_valid_bucket (const char *bucket)
-{
-  gsize len = strlen (bucket);
-
-  if (len == 0 || len > 255)
-    return FALSE;
-  for (const char *p = bucket; *p; p++)
-    if (!g_ascii_isalnum (*p) && *p != '.' && *p != '-' && *p != '_')
-      return FALSE;
-  return TRUE;
+      return TRUE;
+  return FALSE;
 }
 
 /* The port of @uri, or -1 when absent or the default of its scheme. */
@@ -720,228 +423,6 @@ uri_port (GUri *uri)
       || port <= 0)
     return -1;
   return port;
-}
-
-static char *
-join_endpoint (const char *scheme,
-               const char *host,
-               int         port)
-{
-  gboolean ipv6 = strchr (host, ':') != NULL;
-  GString *s = g_string_new (scheme);
-
-  g_string_append (s, "://");
-  g_string_append (s, ipv6 ? "[" : "");
-  g_string_append (s, host);
-  g_string_append (s, ipv6 ? "]" : "");
-  if (port > 0)
-    g_string_append_printf (s, ":%d", port);
-  return g_string_free (s, FALSE);
-}
-
-/* The "endpoint" fragment key: http[s]://host[:port][/]. */
-static gboolean
-parse_endpoint_override (NczUrl      *self,
-                         const char  *value,
-                         GUri       **uri_out,
-                         GError     **error)
-{
-  g_autoptr (GUri) uri = g_uri_parse (value, URL_FLAGS, NULL);
-  const char *scheme = uri ? g_uri_get_scheme (uri) : NULL;
-  const char *path = uri ? g_uri_get_path (uri) : NULL;
-
-  if (uri == NULL || scheme == NULL
-      || (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
-      || g_uri_get_host (uri) == NULL || *g_uri_get_host (uri) == '\0'
-      || (path != NULL && *path != '\0' && strcmp (path, "/") != 0)
-      || g_uri_get_query (uri) != NULL || g_uri_get_fragment (uri) != NULL
-      || g_uri_get_userinfo (uri) != NULL)
-    {
-      set_url_error (error, self->original,
-                     "endpoint '%s' is not of the form http[s]://host[:port]", value);
-      return FALSE;
-    }
-  *uri_out = g_steal_pointer (&uri);
-  return TRUE;
-}
-
-/* Splits an encoded path into bucket (when @want_bucket) and decoded key. */
-static gboolean
-split_s3_path (NczUrl      *self,
-               const char  *path,
-               gboolean     want_bucket,
-               GError     **error)
-{
-  g_autofree char *decoded = NULL;
-  g_auto (GStrv) segments = NULL;
-  GString *key = g_string_new (NULL);
-  gboolean bucket_done = !want_bucket;
-  gboolean ok = TRUE;
-
-  decoded = g_uri_unescape_string (path != NULL ? path : "", NULL);
-  if (decoded == NULL)
-    {
-      set_url_error (error, self->original, "bad percent-encoding in the path");
-      g_string_free (key, TRUE);
-      return FALSE;
-    }
-
-  /* Leading and trailing slashes are dropped; empty, "." and ".."
-   * segments inside the key are refused. */
-  segments = g_strsplit (decoded, "/", -1);
-  {
-    guint first = 0, last = g_strv_length (segments);
-
-    while (first < last && *segments[first] == '\0')
-      first++;
-    while (last > first && *segments[last - 1] == '\0')
-      last--;
-    for (guint i = first; i < last && ok; i++)
-      {
-        const char *seg = segments[i];
-
-        if (!bucket_done)
-          {
-            self->bucket = g_strdup (seg);
-            bucket_done = TRUE;
-            continue;
-          }
-        if (key->len == 0 && *seg == '\0')
-          continue; /* "bucket//key": slashes before the key */
-        if (*seg == '\0' || strcmp (seg, ".") == 0 || strcmp (seg, "..") == 0)
-          {
-            set_url_error (error, self->original,
-                           "the object key '%s' has an empty, '.' or '..' segment", decoded);
-            ok = FALSE;
-            break;
-          }
-        if (key->len > 0)
-          g_string_append_c (key, '/');
-        g_string_append (key, seg);
-      }
-  }
-  self->key = g_string_free (key, FALSE);
-  if (!ok)
-    return FALSE;
-
-  if (self->bucket == NULL)
-    {
-      set_url_error (error, self->original, "no S3 bucket named");
-      return FALSE;
-    }
-  if (!is_valid_bucket (self->bucket))
-    {
-      set_url_error (error, self->original, "invalid S3 bucket name '%s'", self->bucket);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Fills the S3 fields of an http(s) URL or of an s3:// URL whose host is
- * an Amazon one. */
-static gboolean
-setup_s3_from_http (NczUrl  *self,
-                    GError **error)
-{
-  g_autofree char *host_bucket = NULL;
-  g_autofree char *host_region = NULL;
-  gboolean aws = parse_aws_host (self->host, &host_bucket, &host_region);
-
-  if (host_bucket != NULL)
-    {
-      self->style = NCZ_S3_ADDRESSING_VIRTUAL;
-      self->bucket = g_steal_pointer (&host_bucket);
-      if (!split_s3_path (self, self->path, FALSE, error))
-        return FALSE;
-    }
-  else
-    {
-      self->style = NCZ_S3_ADDRESSING_PATH;
-      if (!split_s3_path (self, self->path, TRUE, error))
-        return FALSE;
-    }
-
-  if (!resolve_profile (self, error))
-    return FALSE;
-  if (host_region != NULL)
-    {
-      if (!is_valid_region (host_region))
-        {
-          set_url_error (error, self->original, "invalid AWS region '%s' in the host name", host_region);
-          return FALSE;
-        }
-      self->region = g_steal_pointer (&host_region);
-    }
-  else if (!resolve_region (self, error))
-    return FALSE;
-
-  if (aws)
-    {
-      g_autofree char *s3host = g_strdup_printf ("s3.%s.amazonaws.com", self->region);
-
-      self->endpoint = join_endpoint (self->scheme, s3host, self->port);
-    }
-  else
-    self->endpoint = join_endpoint (self->scheme, self->host, self->port);
-  return TRUE;
-}
-
-/* s3://bucket/key → https://s3.<region>.amazonaws.com/bucket/key */
-static gboolean
-setup_s3_scheme (NczUrl  *self,
-                 GUri    *endpoint,
-                 GError **error)
-{
-  g_autofree char *dummy_bucket = NULL;
-  g_autofree char *dummy_region = NULL;
-  g_autofree char *rebuilt_path = NULL;
-
-  if (self->host == NULL || *self->host == '\0')
-    {
-      set_url_error (error, self->original, "no S3 bucket named");
-      return FALSE;
-    }
-  g_free (self->scheme);
-  self->scheme = g_strdup ("https");
-
-  if (parse_aws_host (self->host, &dummy_bucket, &dummy_region))
-    return setup_s3_from_http (self, error);
-
-  if (self->port > 0)
-    {
-      set_url_error (error, self->original, "an s3:// URL names a bucket, not a host and port");
-      return FALSE;
-    }
-  self->style = NCZ_S3_ADDRESSING_PATH;
-  self->bucket = g_strdup (self->host);
-  if (!is_valid_bucket (self->bucket))
-    {
-      set_url_error (error, self->original, "invalid S3 bucket name '%s'", self->bucket);
-      return FALSE;
-    }
-  if (!split_s3_path (self, self->path, FALSE, error))
-    return FALSE;
-  if (!resolve_profile (self, error) || !resolve_region (self, error))
-    return FALSE;
-
-  rebuilt_path = g_strconcat ("/", self->bucket, self->path, NULL);
-  g_free (self->path);
-  self->path = g_steal_pointer (&rebuilt_path);
-  g_free (self->host);
-  if (endpoint == NULL)
-    {
-      self->host = g_strdup_printf ("s3.%s.amazonaws.com", self->region);
-      self->port = -1;
-    }
-  else
-    {
-      g_free (self->scheme);
-      self->scheme = g_ascii_strdown (g_uri_get_scheme (endpoint), -1);
-      self->host = g_strdup (g_uri_get_host (endpoint));
-      self->port = uri_port (endpoint);
-    }
-  self->endpoint = join_endpoint (self->scheme, self->host, self->port);
-  return TRUE;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1088,8 +569,7 @@ ncz_url_parse_internal (NczUrl  *self,
 {
   g_autofree char *scheme = NULL;
   g_autofree char *fragment = NULL;
-  g_autoptr (GUri) endpoint = NULL;
-  const char *endpoint_value;
+  gboolean endpoint;
   NczUrlMode given = NCZ_URL_MODE_NONE;
   NczUrlMode storage;
   UrlKind kind;
@@ -1147,9 +627,7 @@ ncz_url_parse_internal (NczUrl  *self,
       return FALSE;
     }
 
-  endpoint_value = ncz_url_get_fragment_value (self, "endpoint");
-  if (endpoint_value != NULL && !parse_endpoint_override (self, endpoint_value, &endpoint, error))
-    return FALSE;
+  endpoint = ncz_url_get_fragment_value (self, "endpoint") != NULL;
 
   switch (kind)
     {
@@ -1178,34 +656,17 @@ ncz_url_parse_internal (NczUrl  *self,
                          "mode '%s' needs a file URL or a local path", mode_flag_word (storage));
           return FALSE;
         }
-      if (storage == 0)
+      if (kind == URL_KIND_S3 && (self->host == NULL || *self->host == '\0'))
         {
-          g_autofree char *b = NULL;
-          g_autofree char *r = NULL;
-
-          if (kind == URL_KIND_S3 || (given & NCZ_URL_MODE_NCZARR) || endpoint != NULL
-              || parse_aws_host (self->host, &b, &r))
-            storage = NCZ_URL_MODE_S3;
+          set_url_error (error, self->original, "no S3 bucket named");
+          return FALSE;
         }
+      if (storage == 0
+          && (kind == URL_KIND_S3 || (given & NCZ_URL_MODE_NCZARR) || endpoint
+              || is_aws_s3_host (self->host)))
+        storage = NCZ_URL_MODE_S3;
       if (storage == NCZ_URL_MODE_S3)
-        {
-          self->format = "nczarr";
-          if (kind == URL_KIND_S3)
-            {
-              if (!setup_s3_scheme (self, endpoint, error))
-                return FALSE;
-            }
-          else if (!setup_s3_from_http (self, error))
-            return FALSE;
-          if (endpoint != NULL)
-            {
-              g_autofree char *escheme = g_ascii_strdown (g_uri_get_scheme (endpoint), -1);
-
-              g_free (self->endpoint);
-              self->endpoint = join_endpoint (escheme, g_uri_get_host (endpoint),
-                                              uri_port (endpoint));
-            }
-        }
+        self->format = "nczarr";
       break;
 
     default:
@@ -1247,9 +708,9 @@ ncz_url_parse_internal (NczUrl  *self,
  * ncz_url_parse:
  * @url: (type filename): a URL or a local path
  *
- * Parses a dataset URL, infers its mode and, for S3 storage, selects the
- * bucket, key, region, profile and endpoint (reading the AWS config files
- * when needed). See [class@Ncz.Url] for the accepted forms.
+ * Parses a dataset URL, infers its mode and chooses the storage driver.
+ * No file is read (the S3 driver reads the AWS files when it opens a
+ * store). See [class@Ncz.Url] for the accepted forms.
  *
  * A local path is stored as `file` or `zip` storage. When it names no
  * mode, its format is `nczarr` unless it is an existing regular file whose
@@ -1282,9 +743,8 @@ ncz_url_parse (const char  *url,
  *
  * Builds the canonical form of the URL, with the inferred mode first in
  * the fragment: `file:///abs/path#mode=nczarr,file`,
- * `https://s3.us-east-1.amazonaws.com/bucket/key#mode=nczarr,s3`. Parsing
- * it again gives the same URL. Local paths become `file://` URLs and
- * `s3://` URLs become `https://` ones.
+ * `s3://bucket/key#mode=nczarr,s3`. Parsing it again gives the same URL.
+ * Local paths become `file://` URLs.
  *
  * Returns: (transfer full): the canonical URL
  *
@@ -1354,8 +814,7 @@ ncz_url_get_original (NczUrl *self)
  * ncz_url_get_scheme:
  * @self: a URL
  *
- * The scheme, in lower case: `file` for local paths, `https` (or the
- * scheme of the `endpoint` key) for `s3://` URLs.
+ * The scheme, in lower case: `file` for local paths.
  *
  * Returns: the scheme
  *
@@ -1372,8 +831,7 @@ ncz_url_get_scheme (NczUrl *self)
  * ncz_url_get_host:
  * @self: a URL
  *
- * The host; for an `s3://bucket/key` URL, the host it was rewritten to
- * (`s3.<region>.amazonaws.com`).
+ * The host; for an `s3://bucket/key` URL, the bucket.
  *
  * Returns: (nullable): the host, or %NULL for local paths
  *
@@ -1408,7 +866,7 @@ ncz_url_get_port (NczUrl *self)
  *
  * The path, percent-encoded as in the URL. For local paths it is the
  * path of the equivalent `file://` URL; for `s3://bucket/key` it is
- * `/bucket/key`.
+ * `/key`.
  *
  * Returns: the path
  *
@@ -1629,110 +1087,4 @@ ncz_url_get_local_path (NczUrl *self)
 {
   g_return_val_if_fail (NCZ_IS_URL (self), NULL);
   return self->local_path;
-}
-
-#define S3_ONLY(self, field) \
-  (g_strcmp0 ((self)->storage, "s3") == 0 ? (self)->field : NULL)
-
-/**
- * ncz_url_get_s3_bucket:
- * @self: a URL
- *
- * Returns: (nullable): the bucket for `s3` storage, or %NULL
- *
- * Since: 1.0
- */
-const char *
-ncz_url_get_s3_bucket (NczUrl *self)
-{
-  g_return_val_if_fail (NCZ_IS_URL (self), NULL);
-  return S3_ONLY (self, bucket);
-}
-
-/**
- * ncz_url_get_s3_key:
- * @self: a URL
- *
- * The percent-decoded key prefix of the dataset inside the bucket,
- * without leading or trailing `/`; empty when the dataset is the whole
- * bucket.
- *
- * Returns: (nullable): the key prefix for `s3` storage, or %NULL
- *
- * Since: 1.0
- */
-const char *
-ncz_url_get_s3_key (NczUrl *self)
-{
-  g_return_val_if_fail (NCZ_IS_URL (self), NULL);
-  return S3_ONLY (self, key);
-}
-
-/**
- * ncz_url_get_s3_region:
- * @self: a URL
- *
- * Returns: (nullable): the AWS region for `s3` storage, or %NULL
- *
- * Since: 1.0
- */
-const char *
-ncz_url_get_s3_region (NczUrl *self)
-{
-  g_return_val_if_fail (NCZ_IS_URL (self), NULL);
-  return S3_ONLY (self, region);
-}
-
-/**
- * ncz_url_get_s3_profile:
- * @self: a URL
- *
- * Returns: (nullable): the active AWS profile for `s3` storage (`none`
- *   for unsigned requests), or %NULL
- *
- * Since: 1.0
- */
-const char *
-ncz_url_get_s3_profile (NczUrl *self)
-{
-  g_return_val_if_fail (NCZ_IS_URL (self), NULL);
-  return S3_ONLY (self, profile);
-}
-
-/**
- * ncz_url_get_s3_endpoint:
- * @self: a URL
- *
- * The server to send requests to, without trailing `/`:
- * `https://s3.<region>.amazonaws.com` for Amazon hosts and `s3://` URLs,
- * `scheme://host[:port]` for other hosts, or the `endpoint` fragment key.
- *
- * Returns: (nullable): the endpoint for `s3` storage, or %NULL
- *
- * Since: 1.0
- */
-const char *
-ncz_url_get_s3_endpoint (NczUrl *self)
-{
-  g_return_val_if_fail (NCZ_IS_URL (self), NULL);
-  return S3_ONLY (self, endpoint);
-}
-
-/**
- * ncz_url_get_s3_addressing_style:
- * @self: a URL
- *
- * How the URL names its bucket: %NCZ_S3_ADDRESSING_VIRTUAL for
- * `https://bucket.s3.<region>.amazonaws.com/key`,
- * %NCZ_S3_ADDRESSING_PATH otherwise (including `s3://` URLs).
- *
- * Returns: the addressing style
- *
- * Since: 1.0
- */
-NczS3AddressingStyle
-ncz_url_get_s3_addressing_style (NczUrl *self)
-{
-  g_return_val_if_fail (NCZ_IS_URL (self), NCZ_S3_ADDRESSING_PATH);
-  return self->style;
 }

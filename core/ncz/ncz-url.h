@@ -39,20 +39,6 @@ typedef enum /*< flags >*/ {
   NCZ_URL_MODE_S3 = 1 << 6,
 } NczUrlMode;
 
-/**
- * NczS3AddressingStyle:
- * @NCZ_S3_ADDRESSING_PATH: bucket is the first path segment
- * @NCZ_S3_ADDRESSING_VIRTUAL: bucket is the first label of the host name
- *
- * How an S3 URL names its bucket.
- *
- * Since: 1.0
- */
-typedef enum {
-  NCZ_S3_ADDRESSING_PATH,
-  NCZ_S3_ADDRESSING_VIRTUAL,
-} NczS3AddressingStyle;
-
 #define NCZ_TYPE_URL (ncz_url_get_type ())
 NCZ_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (NczUrl, ncz_url, NCZ, URL, GObject)
@@ -93,17 +79,5 @@ NCZ_AVAILABLE_IN_ALL
 const char *ncz_url_get_format_name (NczUrl *self);
 NCZ_AVAILABLE_IN_ALL
 const char *ncz_url_get_local_path (NczUrl *self);
-NCZ_AVAILABLE_IN_ALL
-const char *ncz_url_get_s3_bucket (NczUrl *self);
-NCZ_AVAILABLE_IN_ALL
-const char *ncz_url_get_s3_key (NczUrl *self);
-NCZ_AVAILABLE_IN_ALL
-const char *ncz_url_get_s3_region (NczUrl *self);
-NCZ_AVAILABLE_IN_ALL
-const char *ncz_url_get_s3_profile (NczUrl *self);
-NCZ_AVAILABLE_IN_ALL
-const char *ncz_url_get_s3_endpoint (NczUrl *self);
-NCZ_AVAILABLE_IN_ALL
-NczS3AddressingStyle ncz_url_get_s3_addressing_style (NczUrl *self);
 
 G_END_DECLS

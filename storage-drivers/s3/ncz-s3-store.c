@@ -2253,6 +2253,13 @@ ncz_s3_store_get_io_depth_hint (NczStore *store)
   return IO_DEPTH_HINT;
 }
 
+/* every request is a round trip: formats consolidate their metadata */
+static gboolean
+ncz_s3_store_is_remote (NczStore *store)
+{
+  return TRUE;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Replacing a dataset */
 
@@ -2429,6 +2436,7 @@ ncz_s3_store_store_init (NczStoreInterface *iface)
   iface->read_ranges = ncz_s3_store_read_ranges;
   iface->list_page = ncz_s3_store_list_page;
   iface->get_io_depth_hint = ncz_s3_store_get_io_depth_hint;
+  iface->is_remote = ncz_s3_store_is_remote;
   iface->read_async = ncz_s3_store_read_async;
   iface->read_finish = ncz_s3_store_read_finish;
   iface->read_ranges_async = ncz_s3_store_read_ranges_async;

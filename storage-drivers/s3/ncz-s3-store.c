@@ -1247,12 +1247,15 @@ list_request (NczS3Store   *self,
   return ok;
 }
 
-/* Every object key (relative to @prefix) under @prefix, recursively. */
+/* Every name under @prefix, page after page: the object keys (relative
+ * to @prefix) recursively, or with @delimited the objects and common
+ * prefixes of one level. */
 static GPtrArray *
-list_all_objects (NczS3Store   *self,
-                  const char   *prefix,
-                  GCancellable *cancellable,
-                  GError      **error)
+list_all (NczS3Store   *self,
+          const char   *prefix,
+          gboolean      delimited,
+          GCancellable *cancellable,
+          GError      **error)
 {
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *token = NULL;
@@ -1261,7 +1264,7 @@ list_all_objects (NczS3Store   *self,
     {
       char *next = NULL;
 
-      if (!list_request (self, prefix, FALSE, token, 1000, names, &next, cancellable, error))
+      if (!list_request (self, prefix, delimited, token, 1000, names, &next, cancellable, error))
         return NULL;
       g_free (token);
       token = next;
@@ -1297,19 +1300,10 @@ ncz_s3_store_list (NczStore     *store,
 {
   NczS3Store *self = NCZ_S3_STORE (store);
   g_autofree char *lp = list_prefix (self, prefix);
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *token = NULL;
+  g_autoptr(GPtrArray) names = list_all (self, lp, TRUE, cancellable, error);
 
-  do
-    {
-      char *next = NULL;
-
-      if (!list_request (self, lp, TRUE, token, 1000, names, &next, cancellable, error))
-        return NULL;
-      g_free (token);
-      token = next;
-    }
-  while (token != NULL);
+  if (names == NULL)
+    return NULL;
   clean_names (names);
   /* metadata held back until commit is listed as if written */
   g_mutex_lock (&self->lock);
@@ -1465,7 +1459,7 @@ ncz_s3_store_remove (NczStore     *store,
     }
   g_mutex_unlock (&self->lock);
 
-  below = list_all_objects (self, lp, cancellable, error);
+  below = list_all (self, lp, FALSE, cancellable, error);
   if (below == NULL)
     return FALSE;
   if (*key != '\0')
@@ -2680,7 +2674,7 @@ ncz_s3_store_initable_init_impl (GInitable     *initable,
 
       if (!ensure_bucket (self, cancellable, error))
         return FALSE;
-      old = list_all_objects (self, lp, cancellable, error);
+      old = list_all (self, lp, FALSE, cancellable, error);
       if (old == NULL)
         return FALSE;
       for (guint i = 0; i < old->len; i++)

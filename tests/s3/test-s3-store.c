@@ -606,55 +606,6 @@ test_consolidated_open (void)
   g_assert_no_error (error);
 }
 
-/* Opening an NCZarr dataset: at most one request per metadata object
- * (run-s3-tests' test-s3-datasets.py checks through a proxy that none of
- * them is a LIST). */
-static void
-test_nczarr_open_cost (void)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *url = s3_url ("nmeta", "nczarr", NULL);
-  g_autoptr(NczDataset) ds = NULL;
-  g_autoptr(NczStore) store = NULL;
-  guint64 n_meta = 0;
-  guint n_nodes;
-
-  n_nodes = write_tree (url, 3, 4);
-  store = open_store ("nmeta", NCZ_STORE_WRITE);
-  /* the metadata objects: every key whose last part starts with '.' */
-  {
-    g_autoptr(GPtrArray) todo = g_ptr_array_new_with_free_func (g_free);
-    g_ptr_array_add (todo, g_strdup (""));
-    while (todo->len > 0)
-      {
-        g_autofree char *prefix = g_ptr_array_steal_index (todo, todo->len - 1);
-        g_auto(GStrv) names = ncz_store_list (store, prefix, NULL, &error);
-
-        g_assert_no_error (error);
-        for (guint i = 0; names[i]; i++)
-          {
-            g_autofree char *key = *prefix ? g_strdup_printf ("%s/%s", prefix, names[i])
-                                           : g_strdup (names[i]);
-            if (names[i][0] == '.')
-              n_meta++;
-            else if (!ncz_store_exists (store, key, NULL, NULL))
-              g_ptr_array_add (todo, g_steal_pointer (&key));
-          }
-      }
-  }
-  g_assert_cmpuint (n_meta, >=, n_nodes);
-
-  ds = ncz_dataset_open (url, NCZ_OPEN_READ, NULL, &error);
-  g_assert_no_error (error);
-  assert_tree (ds, 3, 4);
-  g_test_message ("NCZarr open: %" G_GUINT64_FORMAT " requests, %" G_GUINT64_FORMAT
-                  " metadata objects", n_requests (ncz_dataset_get_store (ds)), n_meta);
-  g_assert_cmpuint (n_requests (ncz_dataset_get_store (ds)), <=, n_meta);
-  g_assert_true (ncz_dataset_close (ds, NULL, &error));
-  g_assert_true (ncz_store_remove (store, "", NULL, &error));
-  g_assert_no_error (error);
-}
-
 static void
 add_check (const char *name, CheckFunc func)
 {
@@ -703,7 +654,6 @@ main (int argc, char **argv)
   g_test_add_func ("/s3/dataset/nested-chunk-keys", test_nested_keys);
   g_test_add_func ("/s3/dataset/read-in-flight", test_read_in_flight);
   g_test_add_func ("/s3/dataset/consolidated-open", test_consolidated_open);
-  g_test_add_func ("/s3/dataset/nczarr-open-cost", test_nczarr_open_cost);
 
   return g_test_run ();
 }

@@ -208,7 +208,7 @@ def main():
                             r["open_rgw"] = perf_delta(p0, perf())
                     rows.append(r)
                     delete_prefix(client, bucket, key + "/")
-                results["meta"][consolidated or "nczarr"] = rows
+                results["meta"]["consolidated" if consolidated else "nczarr"] = rows
     finally:
         try:
             s3.remove_bucket(client, bucket)
@@ -299,7 +299,7 @@ def report(res, nbytes, have_ncz):
         o = best(rows, "open_s")
         if o is None:
             continue
-        if name == "true":
+        if name == "consolidated":
             g = o.get("open_rgw")
             target(o["open_requests"] == 1 and g is not None and g["req"] == 1,
                    f"consolidated open+list: {o['open_requests']} request(s), gateway "

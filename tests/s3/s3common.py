@@ -183,3 +183,54 @@ class Tap:
         print(f"1..{self.n}")
         sys.stdout.flush()
         return 1 if self.failed else 0
+
+
+def rgw_stop():
+    """Kills the gateway (the monitor and OSD keep running)."""
+    import signal
+    import time
+    with open(os.path.join(SERVER_DIR, "run", "rgw.pgid")) as f:
+        pid = int(f.read().strip())
+    try:
+        os.killpg(pid, signal.SIGKILL)   # radosgw-run starts it as a session leader
+    except ProcessLookupError:
+        pass
+    import socket
+    # gone when its port refuses connections (the process may stay a
+    # zombie of radosgw-run's for a while)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port()), timeout=1).close()
+        except OSError:
+            break
+        time.sleep(0.1)
+
+
+def rgw_start(timeout=120):
+    """Starts the gateway again on the same port, as radosgw-run did, and
+    waits until it answers. Returns the seconds it took."""
+    import http.client
+    import time
+    t0 = time.monotonic()
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    with open(os.path.join(SERVER_DIR, "log", "rgw-restart.out"), "ab") as out:
+        p = subprocess.Popen(["radosgw", "--conf", os.path.join(SERVER_DIR, "ceph.conf"),
+                              "-n", "client.rgw", "-f"], stdout=out, stderr=out,
+                             stdin=subprocess.DEVNULL, start_new_session=True, env=env)
+    with open(os.path.join(SERVER_DIR, "run", "pgids"), "a") as f:
+        f.write(f"{p.pid}\n")
+    with open(os.path.join(SERVER_DIR, "run", "rgw.pgid"), "w") as f:
+        f.write(f"{p.pid}\n")
+    while time.monotonic() - t0 < timeout:
+        if p.poll() is not None:
+            raise RuntimeError(f"radosgw exited with {p.returncode} on restart")
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port(), timeout=5)
+            c.request("GET", "/")
+            if c.getresponse().status < 500:
+                return time.monotonic() - t0
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"radosgw did not answer within {timeout} s of its restart")

@@ -9,8 +9,9 @@
 #
 #   test-s3-faults.py NCZ-DUMP NCZ-COPY NCZ-GEN WRITE-ALL
 #
-# The proxy itself is checked with boto3 first (also without the S3
-# store module; Ncz's side is skipped then).
+# Last, the gateway itself is stopped and started again. The proxy and
+# the restart are checked with boto3 too (also without the S3 store
+# module; Ncz's side is skipped then).
 #
 # SPDX-License-Identifier: BSD-3-Clause
 
@@ -235,14 +236,47 @@ def ncz_faults(bucket):
         proxy.stop()
 
 
+def restart(bucket):
+    """The gateway itself stopped, then started again: reads fail with an
+    error while it is down (no hang, no fill values) and work again once
+    it is back; the objects are still there (they live in the OSD)."""
+    url = s3.s3_url(bucket, "faults")
+    client = s3.boto3_client()
+    if HAVE_STORE:
+        rc, want, err, _ = dump(url)
+        T.ok(rc == 0, "before the restart: the dataset dumps", err)
+    else:
+        s3.create_bucket(client, bucket)
+        client.put_object(Bucket=bucket, Key="k", Body=b"kept")
+    s3.rgw_stop()
+    if HAVE_STORE:
+        rc, out, err, dt = dump(url + "&s3.timeout=5&s3.retries=1")
+        T.ok(rc not in (None, 0) and err.strip() != "" and no_fill(out),
+             f"gateway stopped: the read fails with an error ({dt:.1f} s)", f"exit {rc}\n{err}")
+        T.note(f"gateway stopped: {err.strip()[:300]}")
+    try:
+        dt = s3.rgw_start()
+        T.ok(True, f"the gateway starts again ({dt:.1f} s)")
+    except RuntimeError as e:
+        T.ok(False, "the gateway starts again", str(e))
+        return
+    if HAVE_STORE:
+        rc, out, err, _ = dump(url)
+        T.ok(rc == 0 and out == want, "after the restart: the same dump", err)
+    else:
+        T.ok(s3.boto3_client().get_object(Bucket=bucket, Key="k")["Body"].read() == b"kept",
+             "after the restart: the object is still there (boto3)")
+
+
 def main():
     proxy_selftest(s3.unique_bucket("proxy"))
-    if not HAVE_STORE:
-        T.skip("reads and writes of Ncz through faults", "no s3 store module")
-        return
     bucket = s3.unique_bucket("faults")
     try:
-        ncz_faults(bucket)
+        if HAVE_STORE:
+            ncz_faults(bucket)
+        else:
+            T.skip("reads and writes of Ncz through faults", "no s3 store module")
+        restart(bucket)
     finally:
         s3.remove_bucket(s3.boto3_client(), bucket)
 

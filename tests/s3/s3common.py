@@ -186,24 +186,33 @@ class Tap:
 
 
 def rgw_stop():
-    """Kills the gateway (the monitor and OSD keep running)."""
+    """Stops the gateway (the monitor and OSD keep running)."""
     import signal
     import time
     with open(os.path.join(SERVER_DIR, "run", "rgw.pgid")) as f:
         pid = int(f.read().strip())
-    try:
-        os.killpg(pid, signal.SIGKILL)   # radosgw-run starts it as a session leader
-    except ProcessLookupError:
-        pass
     import socket
-    # gone when its port refuses connections (the process may stay a
-    # zombie of radosgw-run's for a while)
-    for _ in range(100):
+
+    def answers():
         try:
             socket.create_connection(("127.0.0.1", port()), timeout=1).close()
+            return True
         except OSError:
-            break
-        time.sleep(0.1)
+            return False
+    # a clean stop (SIGTERM) drops its watches on the cluster's objects: a
+    # gateway killed outright leaves them to time out, and the new one
+    # then waits ~25 s to delete a bucket
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(pid, sig)   # radosgw-run starts it as a session leader
+        except ProcessLookupError:
+            pass
+        # gone when its port refuses connections (the process may stay a
+        # zombie of radosgw-run's for a while)
+        for _ in range(100):
+            if not answers():
+                return
+            time.sleep(0.1)
 
 
 def rgw_start(timeout=120):

@@ -41,8 +41,9 @@ if [ "$s3" = yes ]; then
   echo
   echo "=== S3 (bench/s3-bench.sh; --no-s3 leaves this out)"
   # shellcheck disable=SC2086 # the options hold no spaces
-  "$here/s3-bench.sh" "$build" $s3_args
-  case $? in
+  s3_status=0
+  "$here/s3-bench.sh" "$build" $s3_args || s3_status=$?
+  case $s3_status in
     0|3|77|99) ;;
     *) echo "S3 bench: FAILED"; exit 1 ;;
   esac

@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh: runs the benchmarks; see bench/README.md.
 #
-# Usage: bench/run.sh [BUILDDIR] [run.py options: --small --repeat=N ...]
+# Usage: bench/run.sh [BUILDDIR] [run.py options: --small --repeat=N ...] [--no-s3]
 # BUILDDIR defaults to $NCZ_BENCH_BUILDDIR, else _build; the programs are
 # taken from BUILDDIR/bench and the plugins from BUILDDIR.
 #
@@ -24,4 +24,28 @@ if [ -z "$NCZ_PLUGIN_PATH" ]; then
   export NCZ_PLUGIN_PATH
 fi
 export NCZ_PLUGIN_SYSTEM_PATH=${NCZ_PLUGIN_SYSTEM_PATH-}
-exec "${PYTHON:-/usr/bin/python3}" "$here/run.py" --builddir="$bench" "$@"
+"${PYTHON:-/usr/bin/python3}" "$here/run.py" --builddir="$bench" "$@" || exit $?
+
+# --- S3 section: the S3 cases against a radosgw on 127.0.0.1
+# (bench/s3-bench.sh); --no-s3 leaves it out. A server that cannot start
+# skips the section with a message; it does not fail the bench.
+s3=yes
+s3_args=
+for a in "$@"; do
+  case $a in
+    --no-s3) s3=no ;;
+    --small|--repeat=*|--shape=*|--chunks=*|--meta=*) s3_args="$s3_args $a" ;;
+  esac
+done
+if [ "$s3" = yes ]; then
+  echo
+  echo "=== S3 (bench/s3-bench.sh; --no-s3 leaves this out)"
+  # shellcheck disable=SC2086 # the options hold no spaces
+  s3_status=0
+  "$here/s3-bench.sh" "$build" $s3_args || s3_status=$?
+  case $s3_status in
+    0|3|77|99) ;;
+    *) echo "S3 bench: FAILED"; exit 1 ;;
+  esac
+fi
+# --- end S3 section

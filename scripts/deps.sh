@@ -13,6 +13,9 @@ PACKAGES=(
   zip unzip gobject-introspection libgirepository1.0-dev python3-gi gir1.2-glib-2.0 gir1.2-json-1.0
   valac
   gdal-bin
+  # the S3 tests and bench: Ceph's RADOS Gateway on 127.0.0.1 (tests/s3/radosgw-run)
+  # and the peers that read the same buckets
+  radosgw ceph-mon ceph-osd uuid-runtime awscli python3-boto3 python3-gdal
   # what the netcdf-c builds in ../shared/peers need at run time
   libhdf5-103-1 libhdf5-hl-100 libzip4 libcurl4 libxml2 libssl3 libzstd1 libblosc1
   libbz2-1.0 libsz2 zlib1g

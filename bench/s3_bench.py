@@ -1,0 +1,318 @@
+#!/usr/bin/python3
+# s3_bench.py: the S3 cases of the bench, against the radosgw that
+# tests/s3/radosgw-run started on 127.0.0.1 (bench/s3-bench.sh runs it so).
+#
+#   s3_bench.py --builddir=BUILD/bench [--small] [--repeat=N]
+#               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A]
+#
+# Cases, each run --repeat times (best kept), in a bucket of its own that
+# is removed at the end:
+#  - data: ncz-s3-bench writes the standard 3-D float variable (default
+#    128x512x512 in 32x128x128 chunks: 64 objects of 2 MiB) to
+#    http://127.0.0.1:PORT/BUCKET/KEY#mode=nczarr,s3, uncompressed and
+#    with zstd level 1, and reads it back whole;
+#  - peers on the same objects: GDAL's Zarr driver through /vsis3/
+#    (s3_peers.py gdal) and the transfer ceiling, whole-object GETs of the
+#    chunks from a pool of 1, 4, 16 and 32 threads in one process
+#    (s3_peers.py boto3);
+#  - meta: open plus list of the metadata case (NCZarr, and plain Zarr
+#    with consolidated metadata).
+# Beside each Ncz time: the store's HTTP requests (`n-requests`) and the
+# peak requests in flight (`max-in-flight`), and the gateway's own count
+# of requests (perf counters: all, GET, PUT, other). Then the ratios and
+# the targets of the issue: Ncz read >= 1.5 x GDAL and >= 85 % of the
+# best boto3 ceiling, >= 16 requests in flight while reading, an NCZarr
+# open with no LIST and at most one GET per metadata object, a
+# consolidated open of one GET.
+#
+# Without the S3 store module the Ncz rows are left out (exit status 3);
+# the peers then read a copy of ncz-bench's file dataset uploaded with
+# boto3.
+#
+# SPDX-License-Identifier: BSD-3-Clause
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import shutil
+import uuid
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "s3"))
+import s3common as s3  # noqa: E402
+
+PY = "/usr/bin/python3"
+THREADS = (1, 4, 16, 32)
+
+
+def opt(name, default):
+    for a in sys.argv[1:]:
+        if a == name:
+            return True
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return default
+
+
+def run_json(argv, env, what):
+    r = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=1800)
+    if r.returncode != 0:
+        print(f"  {what}: FAILED (exit {r.returncode}): {r.stderr.strip()[-600:]}", flush=True)
+        return None
+    for line in reversed(r.stdout.strip().splitlines()):
+        if line.startswith("{"):
+            return json.loads(line)
+    print(f"  {what}: no JSON line in {r.stdout[-300:]!r}", flush=True)
+    return None
+
+
+def perf():
+    p = s3.rgw_perf() or {}
+    return {k: p.get(k, 0) for k in ("req", "get", "put")}
+
+
+def perf_delta(a, b):
+    d = {k: b[k] - a[k] for k in a}
+    d["other"] = d["req"] - d["get"] - d["put"]
+    return d
+
+
+def mbps(nbytes, secs):
+    return nbytes / secs / 1e6 if secs and secs > 0 else 0.0
+
+
+def upload_dir(client, bucket, key, path):
+    """A directory's files to KEY/..., in parallel (the fallback without
+    the S3 store module)."""
+    from concurrent.futures import ThreadPoolExecutor
+    files = []
+    for dirpath, _, names in os.walk(path):
+        for n in names:
+            full = os.path.join(dirpath, n)
+            files.append((full, key + "/" + os.path.relpath(full, path)))
+
+    def put(item):
+        with open(item[0], "rb") as f:
+            client.put_object(Bucket=bucket, Key=item[1], Body=f.read())
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(put, files))
+
+
+def delete_prefix(client, bucket, prefix):
+    keys = s3.list_keys(client, bucket, prefix)
+    for i in range(0, len(keys), 1000):
+        client.delete_objects(Bucket=bucket, Delete={
+            "Objects": [{"Key": k} for k in keys[i:i + 1000]], "Quiet": True})
+
+
+def best(rows, key):
+    rows = [r for r in rows if r is not None and r.get(key) is not None]
+    return min(rows, key=lambda r: r[key]) if rows else None
+
+
+def main():
+    builddir = opt("--builddir", None)
+    if not builddir:
+        sys.exit("usage: s3_bench.py --builddir=BUILD/bench [--small] [--repeat=N] ...")
+    if not s3.ENDPOINT:
+        print("S3 bench: SKIP: no server (run through tests/s3/radosgw-run)")
+        return 77
+    small = bool(opt("--small", False))
+    shape = opt("--shape", "32,128,128" if small else "128,512,512")
+    chunks = opt("--chunks", "16,64,64" if small else "32,128,128")
+    meta = opt("--meta", "5,5,4" if small else "20,20,10")
+    repeat = int(opt("--repeat", "1" if small else "3"))
+    ncz_bench = os.path.join(builddir, "ncz-s3-bench")
+    file_bench = os.path.join(builddir, "ncz-bench")
+
+    tmp = tempfile.mkdtemp(prefix="ncz-s3-bench-")
+    env = s3.clean_env(s3.write_aws_files(os.path.join(tmp, "aws")))
+    env["HOME"] = tmp
+    client = s3.boto3_client(max_pool=16)
+    bucket = s3.create_bucket(client, f"ncz-bench-{uuid.uuid4().hex[:10]}")
+    base = f"{s3.ENDPOINT}/{bucket}"
+    nbytes = 4
+    for n in shape.split(","):
+        nbytes *= int(n)
+    n_chunks = 1
+    for n, c in zip(shape.split(","), chunks.split(",")):
+        n_chunks *= -(-int(n) // int(c))
+
+    # is the S3 store there? (a tiny data case; it fails at once without)
+    have_ncz = run_json([ncz_bench, "data", f"--url={base}/probe", "--shape=2,2,2",
+                         "--chunks=1,1,1"], env, "Ncz on S3 (probe)") is not None
+    delete_prefix(client, bucket, "probe/")
+    results = {"data": {}, "gdal": {}, "boto3": {}, "meta": {}}
+    print(f"S3 bench: radosgw on {s3.host_port()} (memstore), variable {shape} float "
+          f"({nbytes / 2**20:.0f} MiB) in {chunks} chunks ({n_chunks} objects), "
+          f"best of {repeat}", flush=True)
+    try:
+        for codec in ("none", "zstd"):
+            rows, peers_key = [], None
+            for i in range(repeat if have_ncz else 0):
+                key = f"data-{codec}-{i}"
+                p0 = perf()
+                r = run_json([ncz_bench, "data", f"--url={base}/{key}", f"--shape={shape}",
+                              f"--chunks={chunks}", f"--codec={codec}"], env,
+                             f"ncz-s3-bench data {codec}")
+                if r is not None:
+                    r["rgw"] = perf_delta(p0, perf())
+                rows.append(r)
+                if peers_key is not None:
+                    delete_prefix(client, bucket, peers_key + "/")
+                peers_key = key
+            if not have_ncz:
+                print("  Ncz on S3: not available (no s3 store module?); the peers read "
+                      "ncz-bench's file dataset uploaded with boto3", flush=True)
+                d = os.path.join(tmp, "file")
+                r = run_json([file_bench, "data", f"--dir={d}", f"--shape={shape}",
+                              f"--chunks={chunks}", f"--codec={codec}"], env, "ncz-bench data")
+                if r is None:
+                    return 1
+                peers_key = f"data-{codec}-file"
+                upload_dir(client, bucket, peers_key, os.path.join(d, "ncz-data.zarr"))
+                shutil.rmtree(d, ignore_errors=True)
+            results["data"][codec] = rows
+            g = [run_json([PY, os.path.join(HERE, "s3_peers.py"), "gdal", f"--bucket={bucket}",
+                           f"--key={peers_key}", f"--check={codec}"], env, f"GDAL {codec}")
+                 for _ in range(repeat)]
+            results["gdal"][codec] = g
+            if codec == "none":
+                for t in THREADS:
+                    results["boto3"][t] = [
+                        run_json([PY, os.path.join(HERE, "s3_peers.py"), "boto3",
+                                  f"--bucket={bucket}", f"--prefix={peers_key}/",
+                                  f"--threads={t}"], env, f"boto3 {t} threads")
+                        for _ in range(repeat)]
+            delete_prefix(client, bucket, peers_key + "/")
+
+        if have_ncz:
+            for consolidated in (None, "true"):
+                rows = []
+                for i in range(repeat):
+                    key = f"meta-{consolidated or 'nczarr'}-{i}"
+                    argv = [ncz_bench, "meta", f"--url={base}/{key}", f"--meta={meta}"]
+                    if consolidated:
+                        argv.append(f"--consolidated={consolidated}")
+                    r = run_json(argv, env, f"ncz-s3-bench meta {consolidated}")
+                    if r is not None:
+                        ks = s3.list_keys(client, bucket, key + "/")
+                        r["metadata_objects"] = sum(
+                            1 for k in ks if k.rsplit("/", 1)[-1].startswith("."))
+                        # the open alone, counted by the gateway too
+                        p0 = perf()
+                        o = run_json(argv + ["--open-only"], env, "ncz-s3-bench meta --open-only")
+                        if o is not None:
+                            r["open_rgw"] = perf_delta(p0, perf())
+                    rows.append(r)
+                    delete_prefix(client, bucket, key + "/")
+                results["meta"]["consolidated" if consolidated else "nczarr"] = rows
+    finally:
+        try:
+            s3.remove_bucket(client, bucket)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    return report(results, nbytes, have_ncz)
+
+
+def rgw_text(d):
+    return f"{d['get']}/{d['put']}/{d['other']}" if d else "?"
+
+
+def report(res, nbytes, have_ncz):
+    print()
+    print("| S3 case | write MB/s | requests | in flight | read MB/s | requests | in flight "
+          "| gateway requests (GET/PUT/other) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    ncz_read = {}
+    in_flight_read = {}
+    for codec, rows in res["data"].items():
+        w, r = best(rows, "write_s"), best(rows, "read_s")
+        if w is None or r is None:
+            continue
+        ncz_read[codec] = mbps(r["bytes"], r["read_s"])
+        in_flight_read[codec] = r["read_in_flight"]
+        g = r.get("rgw", {})
+        print(f"| Ncz {codec} | {mbps(w['bytes'], w['write_s']):.0f} | {w['write_requests']} | "
+              f"{w['write_in_flight']} | {ncz_read[codec]:.0f} | {r['read_requests']} | "
+              f"{r['read_in_flight']} | {g.get('req', '?')} ({g.get('get', '?')}/"
+              f"{g.get('put', '?')}/{g.get('other', '?')}) write+read |")
+    gdal_read = {}
+    for codec, rows in res["gdal"].items():
+        b = best(rows, "read_s")
+        if b is None:
+            continue
+        gdal_read[codec] = mbps(b["bytes"], b["read_s"])
+        print(f"| GDAL {b.get('gdal', '')} /vsis3/ {codec} | | | | {gdal_read[codec]:.0f} | | | |")
+    ceiling = 0.0
+    for t, rows in res["boto3"].items():
+        b = best(rows, "read_s")
+        if b is None:
+            continue
+        rate = mbps(b["bytes"], b["read_s"])
+        ceiling = max(ceiling, rate)
+        print(f"| boto3 GETs, {t} thread{'s' if t > 1 else ''} ({b['objects']} objects) "
+              f"| | | | {rate:.0f} | {b['objects']} | {t} | |")
+    if res["meta"]:
+        print()
+        print("| S3 metadata case | create s | requests | open+list s | requests | in flight "
+              "| gateway: open GET/PUT/other | metadata objects |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
+        for name, rows in res["meta"].items():
+            c, o = best(rows, "create_s"), best(rows, "open_s")
+            if c is None or o is None:
+                continue
+            print(f"| Ncz {name} ({o['groups']} groups, {o['variables']} variables, "
+                  f"{o['attributes']} attributes) | {c['create_s']:.3f} | "
+                  f"{c['create_requests']} | {o['open_s']:.3f} | {o['open_requests']} | "
+                  f"{o['open_in_flight']} | {rgw_text(o.get('open_rgw'))} | "
+                  f"{o['metadata_objects']} |")
+
+    print()
+    if not have_ncz:
+        print("Targets: not evaluated (Ncz could not write to S3: no s3 store module).")
+        return 3
+    missed = 0
+
+    def target(ok, text):
+        nonlocal missed
+        missed += 0 if ok else 1
+        print(f"  {text}: {'MET' if ok else 'MISSED'}")
+
+    print("Ratios and targets (issue: reads >= 1.5 x GDAL and >= 85 % of the boto3 "
+          "ceiling; >= 16 requests in flight while reading; an NCZarr open costs no LIST "
+          "and at most one GET per metadata object, one GET in all when consolidated):")
+    for codec, rate in ncz_read.items():
+        if codec in gdal_read and gdal_read[codec] > 0:
+            ratio = rate / gdal_read[codec]
+            target(ratio >= 1.5, f"Ncz read {codec} / GDAL = {ratio:.2f} (target >= 1.5)")
+    if "none" in ncz_read and ceiling > 0:
+        frac = ncz_read["none"] / ceiling
+        target(frac >= 0.85, f"Ncz read none / best boto3 ceiling ({ceiling:.0f} MB/s) = "
+               f"{frac * 100:.0f} % (target >= 85 %)")
+    for codec, n in in_flight_read.items():
+        target(n >= 16, f"requests in flight while reading {codec}: {n} (target >= 16)")
+    for name, rows in res["meta"].items():
+        o = best(rows, "open_s")
+        if o is None:
+            continue
+        if name == "consolidated":
+            g = o.get("open_rgw")
+            target(o["open_requests"] == 1 and g is not None and g["req"] == 1,
+                   f"consolidated open+list: {o['open_requests']} request(s), gateway "
+                   f"GET/PUT/other {rgw_text(g)} (target: one GET)")
+        else:
+            nodes = 1 + o["groups"] + o["variables"]
+            g = o.get("open_rgw")
+            target(o["open_requests"] <= nodes and g is not None and g["other"] == 0,
+                   f"NCZarr open+list: {o['open_requests']} requests, gateway "
+                   f"GET/PUT/other {rgw_text(g)}, for {nodes} groups and variables (target: "
+                   f"at most one GET each, no LIST)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -542,6 +542,16 @@ build_path (Call *call)
 }
 
 static void
+set_body (SoupMessage *msg,
+          Call        *call)
+{
+  soup_message_set_request_body_from_bytes (msg,
+                                            call->content_type != NULL ? call->content_type
+                                                                       : "application/octet-stream",
+                                            call->body);
+}
+
+static void
 call_attempt (Call *call)
 {
   NczS3Store *self = call->store;
@@ -570,10 +580,13 @@ call_attempt (Call *call)
   if (!config->tls_verify)
     g_signal_connect (call->msg, "accept-certificate", G_CALLBACK (accept_any_certificate), NULL);
   if (call->body != NULL)
-    soup_message_set_request_body_from_bytes (call->msg,
-                                              call->content_type != NULL ? call->content_type
-                                                                         : "application/octet-stream",
-                                              call->body);
+    {
+      set_body (call->msg, call);
+      /* libsoup re-sends a request itself when a kept-alive connection
+       * turns out closed; the body stream it read is then at its end and
+       * would go out empty: it is given again */
+      g_signal_connect (call->msg, "restarted", G_CALLBACK (set_body), call);
+    }
   if (call->range != NULL)
     soup_message_headers_replace (headers, "Range", call->range);
   if (call->content_md5 != NULL)
@@ -1173,6 +1186,13 @@ list_call_new (NczS3Store   *self,
 }
 
 /* The names (after @prefix) and the continuation token of a listing. */
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
 static gboolean
 list_parse (Call        *call,
             const char  *prefix,
@@ -1182,6 +1202,7 @@ list_parse (Call        *call,
 {
   g_autoptr(GPtrArray) leaves = NULL;
   gsize plen = strlen (prefix);
+  guint first = names->len;
   const char *truncated;
   const char *text;
   gsize len;
@@ -1210,6 +1231,10 @@ list_parse (Call        *call,
           && strncmp (value, prefix, plen) == 0)
         g_ptr_array_add (names, g_strdup (value + plen));
     }
+  /* a reply lists the objects, then the common prefixes: one sorted
+   * sequence of names, page after page, as S3 orders keys */
+  if (names->len > first)
+    qsort (&names->pdata[first], names->len - first, sizeof (gpointer), compare_names);
   truncated = ncz_s3_xml_find (leaves, "ListBucketResult/IsTruncated");
   if (truncated != NULL && g_ascii_strcasecmp (truncated, "true") == 0)
     {
@@ -1330,6 +1355,14 @@ ncz_s3_store_list (NczStore     *store,
         }
     }
   g_mutex_unlock (&self->lock);
+  /* sorted, and each name once (a held group's name may also be a
+   * common prefix of its chunks) */
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 1; i < names->len;)
+    if (strcmp (g_ptr_array_index (names, i), g_ptr_array_index (names, i - 1)) == 0)
+      g_ptr_array_remove_index (names, i);
+    else
+      i++;
   g_ptr_array_add (names, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
 }
@@ -1347,7 +1380,29 @@ ncz_s3_store_list_page (NczStore      *store,
   g_autofree char *lp = list_prefix (self, prefix);
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   char *next = NULL;
+  gboolean replacing;
 
+  g_mutex_lock (&self->lock);
+  replacing = self->replacing;
+  g_mutex_unlock (&self->lock);
+  if (replacing)
+    {
+      /* metadata held back are listed too: the whole listing, cut into
+       * pages whose token is the last name given */
+      g_auto(GStrv) all = ncz_s3_store_list (store, prefix, cancellable, error);
+      guint i = 0, n = 0;
+
+      if (all == NULL)
+        return NULL;
+      while (all[i] != NULL && token != NULL && strcmp (all[i], token) <= 0)
+        i++;
+      for (; all[i] != NULL && n < max_names; i++, n++)
+        g_ptr_array_add (names, g_strdup (all[i]));
+      if (next_token != NULL)
+        *next_token = all[i] != NULL && n > 0 ? g_strdup (all[i - 1]) : NULL;
+      g_ptr_array_add (names, NULL);
+      return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
+    }
   if (!list_request (self, lp, TRUE, token, max_names, names, &next, cancellable, error))
     return NULL;
   clean_names (names);
@@ -2179,6 +2234,48 @@ page_free (gpointer data)
   g_free (page);
 }
 
+typedef struct
+{
+  char *prefix;
+  char *token;
+  guint max_names;
+} PageArgs;
+
+static void
+page_args_free (gpointer data)
+{
+  PageArgs *args = data;
+
+  g_free (args->prefix);
+  g_free (args->token);
+  g_free (args);
+}
+
+static char **ncz_s3_store_list_page (NczStore *store, const char *prefix, const char *token,
+                                      guint max_names, char **next_token,
+                                      GCancellable *cancellable, GError **error);
+
+static void
+list_page_in_thread (GTask        *task,
+                     gpointer      source,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  PageArgs *args = task_data;
+  GError *error = NULL;
+  Page *page = g_new0 (Page, 1);
+
+  page->names = ncz_s3_store_list_page (NCZ_STORE (source), args->prefix, args->token,
+                                        args->max_names, &page->next_token, cancellable, &error);
+  if (page->names == NULL)
+    {
+      page_free (page);
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, page, page_free);
+}
+
 static void
 list_page_done (Call *call)
 {
@@ -2218,7 +2315,26 @@ ncz_s3_store_list_page_async (NczStore            *store,
   GTask *task = g_task_new (store, cancellable, callback, user_data);
   char *lp = list_prefix (self, prefix);
 
+  gboolean replacing;
+
   g_task_set_source_tag (task, ncz_s3_store_list_page_async);
+  g_mutex_lock (&self->lock);
+  replacing = self->replacing;
+  g_mutex_unlock (&self->lock);
+  if (replacing)
+    {
+      /* held metadata are merged in by the synchronous call */
+      PageArgs *args = g_new0 (PageArgs, 1);
+
+      g_free (lp);
+      args->prefix = g_strdup (prefix);
+      args->token = g_strdup (token);
+      args->max_names = max_names;
+      g_task_set_task_data (task, args, page_args_free);
+      g_task_run_in_thread (task, list_page_in_thread);
+      g_object_unref (task);
+      return;
+    }
   g_task_set_task_data (task, lp, g_free);
   call_submit (list_call_new (self, lp, TRUE, token, max_names, cancellable), list_page_done, task);
 }

@@ -593,6 +593,67 @@ test_remote_consolidated (void)
     }
 }
 
+/* NCZarr without .zmetadata on a remote store: the open lists nothing and
+ * reads each metadata object at most once. */
+static void
+test_remote_nczarr_open_cost (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczUrl) url = ncz_url_parse ("file:///unused#mode=nczarr,file&consolidated=false",
+                                         &error);
+  g_autoptr(NczMemoryStore) mem = ncz_memory_store_new ();
+  g_autoptr(NczLatencyStore) remote = ncz_latency_store_new (NCZ_STORE (mem), 0);
+  g_autoptr(NczDataset) ds = NULL;
+  guint n_meta = 0;
+  NczGroup *root;
+  NczDimension *x;
+
+  g_assert_no_error (error);
+  ds = ncz_dataset_create_in_store (NCZ_STORE (remote), url, NULL, &error);
+  g_assert_no_error (error);
+  root = ncz_dataset_get_root_group (ds);
+  x = ncz_group_add_dimension (root, "x", 3, FALSE, &error);
+  g_assert_no_error (error);
+  for (guint g = 0; g < 3; g++)
+    {
+      g_autofree char *gname = g_strdup_printf ("g%u", g);
+      NczGroup *sub = ncz_group_add_group (root, gname, &error);
+
+      g_assert_no_error (error);
+      for (guint v = 0; v < 4; v++)
+        {
+          g_autofree char *vname = g_strdup_printf ("v%u", v);
+          NczVariable *var = ncz_group_add_variable (sub, vname, NCZ_DATA_TYPE_INT, 1, &x,
+                                                     &error);
+          g_assert_no_error (error);
+          g_autoptr(NczAttribute) units = ncz_attribute_new_text ("units", "m", -1);
+
+          g_assert_true (ncz_variable_set_attribute (var, units, &error));
+          g_assert_no_error (error);
+        }
+    }
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_assert_no_error (error);
+  g_clear_object (&ds);
+  g_assert_false (ncz_store_exists (NCZ_STORE (mem), ".zmetadata", NULL, NULL));
+  /* the metadata objects: the root's, three groups', twelve variables' */
+  n_meta = 3 + 3 * 3 + 12 * 3;
+
+  ncz_latency_store_reset (remote);
+  ds = ncz_dataset_open_store (NCZ_STORE (remote), url, NCZ_OPEN_READ, NULL, &error);
+  g_assert_no_error (error);
+  g_test_message ("NCZarr open: %u requests, %u reads, %u listings (at most %u metadata objects)",
+                  ncz_latency_store_get_n_requests (remote),
+                  ncz_latency_store_get_n_reads (remote),
+                  ncz_latency_store_get_n_lists (remote), n_meta);
+  g_assert_cmpuint (ncz_latency_store_get_n_lists (remote), ==, 0);
+  g_assert_cmpuint (ncz_latency_store_get_n_requests (remote), <=, n_meta);
+  g_assert_nonnull (ncz_group_get_variable (ncz_group_get_group (ncz_dataset_get_root_group (ds),
+                                                                 "g2"), "v3"));
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_assert_no_error (error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -610,6 +671,7 @@ main (int argc, char **argv)
   g_test_add_func ("/storage/io/cancel-in-flight", test_cancel_in_flight);
   g_test_add_func ("/storage/io/store-properties", test_store_properties);
   g_test_add_func ("/storage/io/remote-consolidated", test_remote_consolidated);
+  g_test_add_func ("/storage/io/remote-nczarr-open-cost", test_remote_nczarr_open_cost);
   g_test_add_func ("/storage/io/format/read-chunks", test_format_read_chunks);
   g_test_add_func ("/storage/io/format/default-read-chunks", test_format_default_read_chunks);
   g_test_add_func ("/storage/io/format/flags", test_format_flags);

@@ -7,7 +7,9 @@
  *
  * BASE is the dataset's location without a fragment, e.g.
  * http://127.0.0.1:PORT/BUCKET/ncz-data; the S3 store is chosen with
- * #mode=nczarr,s3 (#mode=zarr,s3 for --consolidated). The data case is
+ * #mode=nczarr,s3 (#mode=zarr,s3&consolidated=true for --consolidated=true,
+ * #mode=nczarr,s3&consolidated=false for --consolidated=false, both when
+ * the dataset is created and when it is opened). The data case is
  * ncz-bench's: one 3-D float variable written with one call, closed, then
  * opened, read whole with one call and closed (uncompressed values
  * bench_value, or bench_smooth_fill through zstd level 1). The meta case
@@ -203,9 +205,14 @@ run_meta (const char *base, int argc, char **argv)
       fprintf (stderr, "ncz-s3-bench: --consolidated must be true or false\n");
       return 2;
     }
-  url = g_strdup_printf ("%s#mode=%s,s3", base, consolidated ? "zarr" : "nczarr");
-  open_url = consolidated ? g_strdup_printf ("%s&consolidated=%s", url, consolidated)
-                          : g_strdup (url);
+  /* --consolidated=true: plain Zarr with .zmetadata; false: NCZarr
+   * without it (on S3 it is written by default), created and opened so */
+  if (consolidated == NULL)
+    url = g_strdup_printf ("%s#mode=nczarr,s3", base);
+  else
+    url = g_strdup_printf ("%s#mode=%s,s3&consolidated=%s", base,
+                           strcmp (consolidated, "true") == 0 ? "zarr" : "nczarr", consolidated);
+  open_url = g_strdup (url);
 
   if (open_only)
     {

@@ -189,10 +189,12 @@ def main():
             delete_prefix(client, bucket, peers_key + "/")
 
         if have_ncz:
-            for consolidated in (None, "true"):
+            # NCZarr without .zmetadata (on S3 it is written by default):
+            # the cost of reading every metadata object; then consolidated
+            for consolidated in ("false", "true"):
                 rows = []
                 for i in range(repeat):
-                    key = f"meta-{consolidated or 'nczarr'}-{i}"
+                    key = f"meta-{'consolidated' if consolidated == 'true' else 'nczarr'}-{i}"
                     argv = [ncz_bench, "meta", f"--url={base}/{key}", f"--meta={meta}"]
                     if consolidated:
                         argv.append(f"--consolidated={consolidated}")
@@ -208,7 +210,7 @@ def main():
                             r["open_rgw"] = perf_delta(p0, perf())
                     rows.append(r)
                     delete_prefix(client, bucket, key + "/")
-                results["meta"]["consolidated" if consolidated else "nczarr"] = rows
+                results["meta"]["consolidated" if consolidated == "true" else "nczarr"] = rows
     finally:
         try:
             s3.remove_bucket(client, bucket)
@@ -306,11 +308,17 @@ def report(res, nbytes, have_ncz):
                    f"GET/PUT/other {rgw_text(g)} (target: one GET)")
         else:
             nodes = 1 + o["groups"] + o["variables"]
+            objects = o.get("metadata_objects") or 0
             g = o.get("open_rgw")
-            target(o["open_requests"] <= nodes and g is not None and g["other"] == 0,
-                   f"NCZarr open+list: {o['open_requests']} requests, gateway "
-                   f"GET/PUT/other {rgw_text(g)}, for {nodes} groups and variables (target: "
-                   f"at most one GET each, no LIST)")
+            # each group or variable: one GET of its .zgroup or .zarray and
+            # one of its .zattrs (which NCZarr leaves out of a group without
+            # attributes: that GET finds nothing, and the gateway counts it
+            # under "other"); no LIST (tests/storage/io asserts none)
+            target(o["open_requests"] <= 2 * nodes and g is not None and g["put"] == 0,
+                   f"NCZarr open+list without .zmetadata: {o['open_requests']} requests, gateway "
+                   f"GET/PUT/other {rgw_text(g)}, for {nodes} groups and variables, "
+                   f"{objects} metadata objects (target: one GET of each group's or "
+                   f"variable's metadata object and one of its attributes, no LIST)")
     return 0
 
 

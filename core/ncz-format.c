@@ -316,6 +316,104 @@ ncz_format_read_chunks (NczFormat     *self,
 }
 
 /**
+ * ncz_format_write_chunks:
+ * @self: a format backend
+ * @variable: a variable
+ * @chunk_indices: (array length=n_values): the indices of the chunks, one
+ *   after another (@n_chunks times the variable's rank values)
+ * @n_values: the number of values in @chunk_indices
+ * @data: (array length=n_chunks): each chunk's bytes, as
+ *   [method@Ncz.Format.write_chunk] takes one
+ * @n_chunks: the number of chunks
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Encodes and stores several full chunks in one call, as
+ * [method@Ncz.Format.write_chunk] does one. A format keeps the requests
+ * in flight together; one that cannot writes them one by one. Every
+ * chunk is attempted; the first failure is reported.
+ *
+ * Returns: %TRUE if every chunk was stored
+ * Since: 1.0
+ */
+gboolean
+ncz_format_write_chunks (NczFormat      *self,
+                         NczVariable    *variable,
+                         const guint64  *chunk_indices,
+                         gsize           n_values,
+                         GBytes * const *data,
+                         guint           n_chunks,
+                         GCancellable   *cancellable,
+                         GError        **error)
+{
+  NczFormatInterface *iface;
+  GError *first = NULL;
+  guint rank;
+
+  g_return_val_if_fail (NCZ_IS_FORMAT (self), FALSE);
+  g_return_val_if_fail (NCZ_IS_VARIABLE (variable), FALSE);
+  g_return_val_if_fail (n_values == 0 || chunk_indices != NULL, FALSE);
+  g_return_val_if_fail (n_chunks == 0 || data != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  rank = ncz_variable_get_n_dimensions (variable);
+  if (n_values != (gsize) n_chunks * rank)
+    {
+      g_autofree char *name = ncz_variable_get_full_name (variable);
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s': %" G_GSIZE_FORMAT " index values given for %u chunks "
+                   "of rank %u", name, n_values, n_chunks, rank);
+      return FALSE;
+    }
+  for (guint i = 0; i < n_chunks; i++)
+    if (data[i] == NULL)
+      {
+        g_autofree char *name = ncz_variable_get_full_name (variable);
+        g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                     "variable '%s': chunk %u of %u has no bytes", name, i, n_chunks);
+        return FALSE;
+      }
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+
+  iface = NCZ_FORMAT_GET_IFACE (self);
+  if (iface->write_chunks != NULL)
+    {
+      if (iface->write_chunks (self, variable, chunk_indices, n_values, data, n_chunks,
+                               cancellable, &first))
+        {
+          g_clear_error (&first);
+          return TRUE;
+        }
+      if (first == NULL)
+        g_set_error (&first, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_FAILED,
+                     "format '%s' failed to write chunks without saying why",
+                     G_OBJECT_TYPE_NAME (self));
+      g_propagate_error (error, first);
+      return FALSE;
+    }
+  for (guint i = 0; i < n_chunks; i++)
+    {
+      GError *local_error = NULL;
+
+      if (!ncz_format_write_chunk (self, variable, chunk_indices + (gsize) i * rank, data[i],
+                                   cancellable, &local_error))
+        {
+          if (first == NULL)
+            first = local_error;
+          else
+            g_clear_error (&local_error);
+        }
+    }
+  if (first != NULL)
+    {
+      g_propagate_error (error, first);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
  * ncz_format_read_slab:
  * @self: a format backend
  * @variable: a variable

@@ -16,7 +16,11 @@
  * ncz_format_read_chunks() call, which keeps the batch's requests in
  * flight together on the I/O threads (or the store's own asynchronous
  * I/O); the worker then scatters the decoded chunks. Memory stays about
- * one batch per worker: the I/O depth in all.
+ * one batch per worker: the I/O depth in all. Writes go in batches the
+ * same way: the chunks a worker claims that the selection covers whole
+ * are built and stored with one ncz_format_write_chunks() call; a chunk
+ * covered in part is read, modified and written on its own, under its
+ * lock.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -43,7 +47,8 @@ typedef struct {
   const guint8 *in;         /* write source */
   GBytes *fill;
   GCancellable *cancellable;
-  guint batch;              /* (read) chunks per ncz_format_read_chunks() call */
+  guint batch;              /* chunks per ncz_format_read_chunks() or
+                             * ncz_format_write_chunks() call */
 } Slab;
 
 typedef struct {
@@ -275,13 +280,37 @@ read_batch (ChunkTask *tasks, guint n)
     }
 }
 
+/* The new bytes of the chunk of @t: @old (its stored values, or %NULL)
+ * with the caller's values of the selection written over them; %NULL
+ * when memory runs out (t->error set). */
+static GBytes *
+chunk_from_caller (ChunkTask *t, GBytes *old)
+{
+  Slab *s = t->slab;
+  gsize capacity = 0;
+  guint8 *buf = ncz_buffer_alloc (s->chunk_bytes, &capacity);
+
+  if (buf == NULL)
+    {
+      g_set_error (&t->error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
+                   "out of memory for a chunk of %" G_GSIZE_FORMAT " bytes", s->chunk_bytes);
+      return NULL;
+    }
+  if (old)
+    memcpy (buf, g_bytes_get_data (old, NULL), s->chunk_bytes);
+  else if (!t->full || !chunk_inside_shape (s, t->index))
+    /* a fully covered chunk inside the shape is overwritten whole; edge
+     * chunks keep the fill value beyond the shape */
+    ncz_fill_buffer (buf, s->esize, s->chunk_bytes / MAX (s->esize, 1), s->fill);
+  walk_chunk (s, t, buf, TRUE);
+  return ncz_buffer_new_bytes (buf, s->chunk_bytes, capacity);
+}
+
 static void
 write_task (ChunkTask *t)
 {
   Slab *s = t->slab;
   GError *error = NULL;
-  guint8 *buf = NULL;
-  gsize capacity = 0;
   GMutex *lock = NULL;
   g_autoptr(GBytes) old = NULL;
   g_autoptr(GBytes) out = NULL;
@@ -308,26 +337,12 @@ write_task (ChunkTask *t)
           goto out;
         }
     }
-  buf = ncz_buffer_alloc (s->chunk_bytes, &capacity);
-  if (buf == NULL)
-    {
-      g_set_error (&t->error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_FAILED,
-                   "out of memory for a chunk of %" G_GSIZE_FORMAT " bytes", s->chunk_bytes);
-      goto out;
-    }
-  if (old)
-    memcpy (buf, g_bytes_get_data (old, NULL), s->chunk_bytes);
-  else if (!t->full || !chunk_inside_shape (s, t->index))
-    /* a fully covered chunk inside the shape is overwritten whole; edge
-     * chunks keep the fill value beyond the shape */
-    ncz_fill_buffer (buf, s->esize, s->chunk_bytes / MAX (s->esize, 1), s->fill);
+  out = chunk_from_caller (t, old);
   g_clear_pointer (&old, g_bytes_unref);
-  walk_chunk (s, t, buf, TRUE);
-  out = ncz_buffer_new_bytes (g_steal_pointer (&buf), s->chunk_bytes, capacity);
-  if (!ncz_format_write_chunk (s->format, s->var, t->index, out, s->cancellable, &error))
+  if (out != NULL &&
+      !ncz_format_write_chunk (s->format, s->var, t->index, out, s->cancellable, &error))
     t->error = error;
 out:
-  ncz_buffer_release (buf, capacity);
   if (lock)
     g_mutex_unlock (lock);
 }
@@ -445,6 +460,76 @@ cursor_work_batched (ChunkCursor *cur)
     chunk_task_clear (&tasks[i]);
 }
 
+/* A worker's loop when writes go in batches: claim up to slab->batch
+ * chunks; those the selection covers whole are built and stored with one
+ * ncz_format_write_chunks() call (their requests in flight together),
+ * the others are read, modified and written one by one under their
+ * chunk lock, as without batches (a batch never holds two locks). */
+static void
+cursor_work_write_batched (ChunkCursor *cur)
+{
+  Slab *s = cur->slab;
+  guint rank = s->rank;
+  guint batch = s->batch;
+  g_autofree ChunkTask *tasks = g_new0 (ChunkTask, batch);
+  g_autofree guint64 *indices = g_new0 (guint64, (gsize) batch * MAX (rank, 1));
+  g_autofree GBytes **data = g_new0 (GBytes *, batch);
+
+  for (guint i = 0; i < batch; i++)
+    {
+      tasks[i].slab = s;
+      tasks[i].index = g_new0 (guint64, MAX (rank, 1));
+      tasks[i].lo = g_new0 (guint64, MAX (rank, 1));
+      tasks[i].hi = g_new0 (guint64, MAX (rank, 1));
+    }
+  while (TRUE)
+    {
+      GError *error = NULL;
+      guint n = 0, n_full = 0;
+
+      g_mutex_lock (&cur->lock);
+      while (n < batch && cur->error == NULL && cursor_next_locked (cur, &tasks[n]))
+        n++;
+      g_mutex_unlock (&cur->lock);
+      if (n == 0)
+        break;
+      for (guint i = 0; i < n && error == NULL; i++)
+        {
+          ChunkTask *t = &tasks[i];
+
+          if (g_cancellable_set_error_if_cancelled (s->cancellable, &error))
+            break;
+          if (!t->full)
+            {
+              write_task (t);
+              if (t->error)
+                error = g_steal_pointer (&t->error);
+              continue;
+            }
+          data[n_full] = chunk_from_caller (t, NULL);
+          if (data[n_full] == NULL)
+            {
+              error = g_steal_pointer (&t->error);
+              break;
+            }
+          memcpy (indices + (gsize) n_full * rank, t->index, sizeof (guint64) * rank);
+          n_full++;
+        }
+      if (error == NULL && n_full > 0)
+        ncz_format_write_chunks (s->format, s->var, indices, (gsize) n_full * rank,
+                                 data, n_full, s->cancellable, &error);
+      for (guint i = 0; i < n_full; i++)
+        g_clear_pointer (&data[i], g_bytes_unref);
+      if (error != NULL)
+        {
+          tasks[0].error = error;
+          cursor_fail (cur, &tasks[0]);
+        }
+    }
+  for (guint i = 0; i < batch; i++)
+    chunk_task_clear (&tasks[i]);
+}
+
 static void
 cursor_work (gpointer item, gpointer user_data)
 {
@@ -452,9 +537,12 @@ cursor_work (gpointer item, gpointer user_data)
   guint rank = cur->slab->rank;
   ChunkTask t = { 0 };
 
-  if (!cur->is_write && cur->slab->batch > 1)
+  if (cur->slab->batch > 1)
     {
-      cursor_work_batched (cur);
+      if (cur->is_write)
+        cursor_work_write_batched (cur);
+      else
+        cursor_work_batched (cur);
       return;
     }
 
@@ -503,11 +591,10 @@ run_slab (Slab *s, gboolean is_write, GError **error)
       cur.c[d] = cur.c_lo[d];
     }
 
-  /* reads: the I/O depth shared among the workers, in batches, but no
-   * batch larger than the worker's share of the chunks */
+  /* the I/O depth shared among the workers, in batches, but no batch
+   * larger than the worker's share of the chunks */
   s->batch = 1;
-  if (!is_write)
-    {
+  {
       NczDataset *ds = ncz_variable_get_dataset (s->var);
       guint depth = ds ? ncz_dataset_get_io_depth (ds) : NCZ_STORE_DEFAULT_IO_DEPTH;
       guint64 n_chunks = 1;

@@ -693,7 +693,8 @@ ncz_store_write_many (NczStore            *self,
       items[i].cancellable = cancellable;
       ptrs[i] = &items[i];
     }
-  ncz_parallel_for (ptrs, n, write_item, NULL);
+  /* as read_many: on the I/O threads, every object in flight at once */
+  ncz_io_run (ptrs, n, n, write_item, NULL);
   for (guint i = 0; i < n; i++)
     if (items[i].error)
       {

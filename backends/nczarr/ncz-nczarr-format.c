@@ -643,6 +643,19 @@ nczarr_write_chunk (NczFormat *format, NczVariable *variable, const guint64 *chu
   return nczarr_chunk_write (self, variable, chunk_index, data, cancellable, error);
 }
 
+static gboolean
+nczarr_write_chunks (NczFormat *format, NczVariable *variable, const guint64 *chunk_indices,
+                     gsize n_values, GBytes * const *data, guint n_chunks,
+                     GCancellable *cancellable, GError **error)
+{
+  NczNczarrFormat *self = NCZ_NCZARR_FORMAT (format);
+
+  if (nczarr_var_info_peek (variable) == NULL)
+    nczarr_var_info_ensure (variable, self->separator);
+  return nczarr_chunk_write_many (self, variable, chunk_indices, n_chunks, data, cancellable,
+                                  error);
+}
+
 /* Virtual attributes as ncdump -s shows them */
 
 static void
@@ -732,6 +745,7 @@ ncz_nczarr_format_iface_init (NczFormatInterface *iface)
   iface->read_chunk = nczarr_read_chunk;
   iface->read_chunks = nczarr_read_chunks;
   iface->write_chunk = nczarr_write_chunk;
+  iface->write_chunks = nczarr_write_chunks;
   iface->describe_variable = nczarr_describe_variable;
   iface->describe_dataset = nczarr_describe_dataset;
 }

@@ -532,14 +532,13 @@ nczarr_chunk_read_many (NczNczarrFormat *self, NczVariable *variable,
   return g_steal_pointer (&result);
 }
 
-gboolean
-nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
-                    const guint64 *chunk_index, GBytes *data,
-                    GCancellable *cancellable, GError **error)
+/* The stored form of the chunk @data at @key: element conversion, order
+ * and the codec chain; %NULL on error. */
+static GBytes *
+chunk_encode (NczNczarrFormat *self, NczVariable *variable, const char *key, GBytes *data,
+              GError **error)
 {
-  NczStore *store = nczarr_format_peek_store (self);
   NczarrVarInfo *info = nczarr_var_info_peek (variable);
-  g_autofree char *key = nczarr_chunk_key (variable, chunk_index);
   guint64 n_elements = ncz_variable_get_chunk_n_elements (variable);
   g_autoptr(GBytes) out = NULL;
   NczarrStored kind = nczarr_storage_kind (variable, format_is_pure (self));
@@ -555,7 +554,7 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
       g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED,
                    "%s: variable '%s' ('%s/.zarray'): %s", nczarr_format_location (self),
                    vname, akey, unsupported);
-      return FALSE;
+      return NULL;
     }
   element_sizes (variable, kind, &stored, &model);
   src = g_bytes_get_data (data, &len);
@@ -567,7 +566,7 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
                    "%s: chunk '%s' of variable '%s': %" G_GSIZE_FORMAT
                    " bytes given for a chunk of %" G_GUINT64_FORMAT " elements",
                    nczarr_format_location (self), key, vname, len, n_elements);
-      return FALSE;
+      return NULL;
     }
 
   gboolean fortran = info && info->fortran_order && ncz_variable_get_n_dimensions (variable) > 1;
@@ -596,7 +595,7 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
               {
                 bad_chunk (error, self, variable, key, "element %" G_GUINT64_FORMAT
                            " is not valid UTF-8, which 'vlen-utf8' stores", i);
-                return FALSE;
+                return NULL;
               }
           out = vlen_encode (m, n_elements, model);
           break;
@@ -609,7 +608,7 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
                   bad_chunk (error, self, variable, key, "element %" G_GSIZE_FORMAT
                              " is %u: a '|b1' boolean is 0 or 1", i, m[i]);
                   g_free (buf);
-                  return FALSE;
+                  return NULL;
                 }
               buf[i] = m[i];
             }
@@ -635,7 +634,7 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
           if (!unicode_encode (self, variable, key, m, n_elements, model, buf, stored, error))
             {
               g_free (buf);
-              return FALSE;
+              return NULL;
             }
           len = n_elements * stored;
           if (swap)
@@ -656,16 +655,56 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
         }
     }
 
-  {
-    GBytes *enc = run_codec_chain (self, variable, key, out, TRUE, error);
-    if (enc == NULL)
-      return FALSE;
-    g_bytes_unref (out);
-    out = enc;
-  }
+  return run_codec_chain (self, variable, key, out, TRUE, error);
+}
+
+gboolean
+nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
+                    const guint64 *chunk_index, GBytes *data,
+                    GCancellable *cancellable, GError **error)
+{
+  NczStore *store = nczarr_format_peek_store (self);
+  g_autofree char *key = nczarr_chunk_key (variable, chunk_index);
+  g_autoptr(GBytes) out = chunk_encode (self, variable, key, data, error);
+
+  if (out == NULL)
+    return FALSE;
   if (!ncz_store_write (store, key, out, cancellable, error))
     {
       g_prefix_error (error, "%s: chunk '%s': ", nczarr_format_location (self), key);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+nczarr_chunk_write_many (NczNczarrFormat *self, NczVariable *variable,
+                         const guint64 *chunk_indices, guint n_chunks, GBytes * const *data,
+                         GCancellable *cancellable, GError **error)
+{
+  NczStore *store = nczarr_format_peek_store (self);
+  guint rank = ncz_variable_get_n_dimensions (variable);
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_full (n_chunks + 1, g_free);
+  g_autoptr(GPtrArray) encoded = g_ptr_array_new_full (n_chunks, (GDestroyNotify) g_bytes_unref);
+
+  for (guint i = 0; i < n_chunks; i++)
+    {
+      char *key = nczarr_chunk_key (variable, chunk_indices + (gsize) i * rank);
+      GBytes *out;
+
+      g_ptr_array_add (keys, key);
+      out = chunk_encode (self, variable, key, data[i], error);
+      if (out == NULL)
+        return FALSE;
+      g_ptr_array_add (encoded, out);
+    }
+  g_ptr_array_add (keys, NULL);
+  if (!ncz_store_write_many (store, (const char * const *) keys->pdata,
+                             (GBytes * const *) encoded->pdata, n_chunks, cancellable, error))
+    {
+      g_autofree char *vname = ncz_variable_get_full_name (variable);
+      g_prefix_error (error, "%s: chunks of variable '%s': ", nczarr_format_location (self),
+                      vname);
       return FALSE;
     }
   return TRUE;

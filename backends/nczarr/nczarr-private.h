@@ -159,6 +159,10 @@ GBytes *nczarr_chunk_read (NczNczarrFormat *self, NczVariable *variable,
 gboolean nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
                              const guint64 *chunk_index, GBytes *data,
                              GCancellable *cancellable, GError **error);
+gboolean nczarr_chunk_write_many (NczNczarrFormat *self, NczVariable *variable,
+                                  const guint64 *chunk_indices, guint n_chunks,
+                                  GBytes * const *data, GCancellable *cancellable,
+                                  GError **error);
 char *nczarr_chunk_key (NczVariable *variable, const guint64 *chunk_index);
 
 /* Re-serialises a codec dict for writing: numeric strings become numbers,

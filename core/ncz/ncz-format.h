@@ -92,6 +92,13 @@ G_DECLARE_INTERFACE (NczFormat, ncz_format, NCZ, FORMAT, GObject)
  * @attribute_defined: optional definition hook: an attribute of @owner (a
  *   #NczGroup or #NczVariable) named @name was set (@attribute is the new
  *   one) or removed (@attribute is %NULL)
+ * @write_chunks: optional; encode and store @n_chunks full chunks (as
+ *   @write_chunk does one) at the indices of @chunk_indices (@n_values,
+ *   checked by the wrapper, is @n_chunks times the rank), keeping the
+ *   requests in flight together (ncz_store_write_many()). The chunk
+ *   engine calls it with batches of up to the dataset's I/O depth. The
+ *   default calls @write_chunk for each. May be called from several
+ *   threads at once.
  *
  * A format backend. Instances are created per dataset with the construct
  * properties "url" (#NczUrl) and "store" (#NczStore, %NULL for formats
@@ -187,8 +194,17 @@ struct _NczFormatInterface
                                      NczDefinitionChange  change,
                                      GError             **error);
 
+  gboolean     (*write_chunks) (NczFormat      *self,
+                                NczVariable    *variable,
+                                const guint64  *chunk_indices,
+                                gsize           n_values,
+                                GBytes * const *data,
+                                guint           n_chunks,
+                                GCancellable   *cancellable,
+                                GError        **error);
+
   /*< private >*/
-  gpointer padding[12];
+  gpointer padding[11];
 };
 
 NCZ_AVAILABLE_IN_ALL
@@ -218,6 +234,11 @@ GPtrArray *ncz_format_read_chunks (NczFormat *self, NczVariable *variable,
                                    const guint64 *chunk_indices, gsize n_values,
                                    guint n_chunks,
                                    GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_format_write_chunks (NczFormat *self, NczVariable *variable,
+                                  const guint64 *chunk_indices, gsize n_values,
+                                  GBytes * const *data, guint n_chunks,
+                                  GCancellable *cancellable, GError **error);
 NCZ_AVAILABLE_IN_ALL
 gboolean ncz_format_read_slab (NczFormat *self, NczVariable *variable,
                                const guint64 *start, const guint64 *count,

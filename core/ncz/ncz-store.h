@@ -88,7 +88,8 @@ G_DECLARE_INTERFACE (NczStore, ncz_store, NCZ, STORE, GObject)
  *   flight). The default reads them on Ncz's I/O threads, as many at once
  *   as there are keys (up to %NCZ_STORE_MAX_IO_DEPTH).
  * @write_many: optional; write several objects at once. The default runs
- *   @write for each on Ncz's worker pool.
+ *   @write for each on Ncz's I/O threads, as many at once as there are
+ *   objects (up to %NCZ_STORE_MAX_IO_DEPTH).
  * @commit: optional; for a store opened with %NCZ_STORE_CREATE, makes what
  *   was written replace what was at the URL before. A driver that can
  *   stage a replacement (a directory or an archive written beside the old

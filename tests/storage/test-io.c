@@ -654,6 +654,54 @@ test_remote_nczarr_open_cost (void)
   g_assert_no_error (error);
 }
 
+/* Writes go in batches too: writing every chunk of "v" through a store
+ * with 20 ms per request keeps the I/O depth of requests in flight
+ * (behind a gate, as the reads), and what was written reads back. */
+static void
+test_write_depth (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczUrl) url = nczarr_url ();
+  g_autoptr(NczMemoryStore) mem = ncz_memory_store_new ();
+  g_autoptr(NczLatencyStore) slow = ncz_latency_store_new (NCZ_STORE (mem), 20);
+  g_autoptr(NczDataset) ds = ncz_dataset_create_in_store (NCZ_STORE (slow), url, NULL, &error);
+  g_autofree float *values = g_new (float, SIDE * SIDE);
+  static const guint64 chunks[2] = { CHUNK, CHUNK };
+  static const guint64 start[2] = { 0, 0 }, count[2] = { SIDE, SIDE };
+  NczGroup *root;
+  NczDimension *dims[2];
+  NczVariable *v;
+
+  g_assert_no_error (error);
+  ncz_dataset_set_io_depth (ds, 32);
+  root = ncz_dataset_get_root_group (ds);
+  dims[0] = ncz_group_add_dimension (root, "y", SIDE, FALSE, &error);
+  g_assert_no_error (error);
+  dims[1] = ncz_group_add_dimension (root, "x", SIDE, FALSE, &error);
+  g_assert_no_error (error);
+  v = ncz_group_add_variable (root, "v", NCZ_DATA_TYPE_FLOAT, 2, dims, &error);
+  g_assert_no_error (error);
+  g_assert_true (ncz_variable_set_chunk_sizes (v, chunks, 2, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < SIDE; i++)
+    for (guint j = 0; j < SIDE; j++)
+      values[i * SIDE + j] = value_at (i, j);
+  ncz_latency_store_reset (slow);
+  ncz_latency_store_set_gate (slow, 32, 10000);
+  g_assert_true (ncz_variable_write (v, start, 2, count, 2, NULL, 0, values,
+                                     SIDE * SIDE * sizeof (float), NULL, &error));
+  g_assert_no_error (error);
+  g_test_message ("%u requests, at most %u in flight", ncz_latency_store_get_n_requests (slow),
+                  ncz_latency_store_get_max_in_flight (slow));
+  g_assert_cmpuint (ncz_latency_store_get_n_requests (slow), >=, 256);
+  g_assert_cmpuint (ncz_latency_store_get_max_in_flight (slow), >=, 32);
+  g_assert_cmpuint (ncz_latency_store_get_max_in_flight (slow), <=, 32);
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_assert_no_error (error);
+
+  read_and_check (NCZ_STORE (mem), 0, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -666,6 +714,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/storage/io/depth/256-chunks", test_depth_256_chunks);
   g_test_add_func ("/storage/io/depth/bounds", test_depth_bounds);
+  g_test_add_func ("/storage/io/depth/write", test_write_depth);
   g_test_add_func ("/storage/io/depth/setting", test_depth_setting);
   g_test_add_func ("/storage/io/read-many-in-flight", test_read_many_in_flight);
   g_test_add_func ("/storage/io/cancel-in-flight", test_cancel_in_flight);

@@ -22,6 +22,9 @@
 void __tsan_acquire (void *addr);
 void __tsan_release (void *addr);
 
+/* the resolved function, read as atomically as it was stored */
+#define CALL(name) (__atomic_load_n (&real_##name, __ATOMIC_ACQUIRE))
+
 #define REAL(ret, name, args)                                                 \
   static ret (*real_##name) args;                                              \
   static void resolve_##name (void)                                            \
@@ -65,7 +68,7 @@ void
 g_mutex_lock (GMutex *mutex)
 {
   resolve_g_mutex_lock ();
-  real_g_mutex_lock (mutex);
+  CALL (g_mutex_lock) (mutex);
   __tsan_acquire (mutex);
 }
 
@@ -74,14 +77,14 @@ g_mutex_unlock (GMutex *mutex)
 {
   resolve_g_mutex_unlock ();
   __tsan_release (mutex);
-  real_g_mutex_unlock (mutex);
+  CALL (g_mutex_unlock) (mutex);
 }
 
 gboolean
 g_mutex_trylock (GMutex *mutex)
 {
   resolve_g_mutex_trylock ();
-  if (!real_g_mutex_trylock (mutex))
+  if (!CALL (g_mutex_trylock) (mutex))
     return FALSE;
   __tsan_acquire (mutex);
   return TRUE;
@@ -91,7 +94,7 @@ void
 g_rec_mutex_lock (GRecMutex *mutex)
 {
   resolve_g_rec_mutex_lock ();
-  real_g_rec_mutex_lock (mutex);
+  CALL (g_rec_mutex_lock) (mutex);
   __tsan_acquire (mutex);
 }
 
@@ -100,14 +103,14 @@ g_rec_mutex_unlock (GRecMutex *mutex)
 {
   resolve_g_rec_mutex_unlock ();
   __tsan_release (mutex);
-  real_g_rec_mutex_unlock (mutex);
+  CALL (g_rec_mutex_unlock) (mutex);
 }
 
 gboolean
 g_rec_mutex_trylock (GRecMutex *mutex)
 {
   resolve_g_rec_mutex_trylock ();
-  if (!real_g_rec_mutex_trylock (mutex))
+  if (!CALL (g_rec_mutex_trylock) (mutex))
     return FALSE;
   __tsan_acquire (mutex);
   return TRUE;
@@ -117,7 +120,7 @@ void
 g_rw_lock_writer_lock (GRWLock *lock)
 {
   resolve_g_rw_lock_writer_lock ();
-  real_g_rw_lock_writer_lock (lock);
+  CALL (g_rw_lock_writer_lock) (lock);
   __tsan_acquire (lock);
 }
 
@@ -126,7 +129,7 @@ g_rw_lock_writer_unlock (GRWLock *lock)
 {
   resolve_g_rw_lock_writer_unlock ();
   __tsan_release (lock);
-  real_g_rw_lock_writer_unlock (lock);
+  CALL (g_rw_lock_writer_unlock) (lock);
 }
 
 /* readers see what writers released (and, more than needed, what other
@@ -135,7 +138,7 @@ void
 g_rw_lock_reader_lock (GRWLock *lock)
 {
   resolve_g_rw_lock_reader_lock ();
-  real_g_rw_lock_reader_lock (lock);
+  CALL (g_rw_lock_reader_lock) (lock);
   __tsan_acquire (lock);
 }
 
@@ -144,7 +147,7 @@ g_rw_lock_reader_unlock (GRWLock *lock)
 {
   resolve_g_rw_lock_reader_unlock ();
   __tsan_release (lock);
-  real_g_rw_lock_reader_unlock (lock);
+  CALL (g_rw_lock_reader_unlock) (lock);
 }
 
 void
@@ -152,7 +155,7 @@ g_cond_wait (GCond *cond, GMutex *mutex)
 {
   resolve_g_cond_wait ();
   __tsan_release (mutex);
-  real_g_cond_wait (cond, mutex);
+  CALL (g_cond_wait) (cond, mutex);
   __tsan_acquire (mutex);
 }
 
@@ -162,7 +165,7 @@ g_cond_wait_until (GCond *cond, GMutex *mutex, gint64 end_time)
   gboolean ok;
   resolve_g_cond_wait_until ();
   __tsan_release (mutex);
-  ok = real_g_cond_wait_until (cond, mutex, end_time);
+  ok = CALL (g_cond_wait_until) (cond, mutex, end_time);
   __tsan_acquire (mutex);
   return ok;
 }
@@ -190,7 +193,7 @@ g_thread_pool_new (GFunc func, gpointer user_data, gint max_threads,
   resolve_g_thread_pool_new ();
   c->func = func;
   c->user_data = user_data;
-  return real_g_thread_pool_new (pool_trampoline, c, max_threads, exclusive, error);
+  return CALL (g_thread_pool_new) (pool_trampoline, c, max_threads, exclusive, error);
 }
 
 gboolean
@@ -198,7 +201,7 @@ g_thread_pool_push (GThreadPool *pool, gpointer data, GError **error)
 {
   resolve_g_thread_pool_push ();
   __tsan_release (data);
-  return real_g_thread_pool_push (pool, data, error);
+  return CALL (g_thread_pool_push) (pool, data, error);
 }
 
 /* The thread that drops the last reference finalizes the object: what
@@ -209,7 +212,26 @@ g_object_unref (gpointer object)
   resolve_g_object_unref ();
   __tsan_release (object);
   __tsan_acquire (object);
-  real_g_object_unref (object);
+  CALL (g_object_unref) (object);
+}
+
+/* Ncz's own reference-counted structures (NczCodecChain, NczJson) count
+ * with g_atomic_ref_count_*(), functions inside libglib unless GLib's
+ * checks are disabled: the last holder frees the structure after every
+ * other holder's use, as for g_object_unref(). */
+REAL (gboolean, g_atomic_ref_count_dec, (gatomicrefcount *))
+
+gboolean
+g_atomic_ref_count_dec (gatomicrefcount *arc)
+{
+  gboolean last;
+
+  resolve_g_atomic_ref_count_dec ();
+  __tsan_release (arc);
+  last = CALL (g_atomic_ref_count_dec) (arc);
+  if (last)
+    __tsan_acquire (arc);
+  return last;
 }
 
 void
@@ -217,7 +239,7 @@ g_once_init_leave (volatile void *location, gsize result)
 {
   resolve_g_once_init_leave ();
   __tsan_release ((void *) location);
-  real_g_once_init_leave (location, result);
+  CALL (g_once_init_leave) (location, result);
 }
 
 gboolean
@@ -225,7 +247,7 @@ g_once_init_enter (volatile void *location)
 {
   gboolean first;
   resolve_g_once_init_enter ();
-  first = real_g_once_init_enter (location);
+  first = CALL (g_once_init_enter) (location);
   if (!first)
     __tsan_acquire ((void *) location);
   return first;
@@ -237,7 +259,7 @@ g_object_set_qdata (GObject *object, GQuark quark, gpointer data)
 {
   resolve_g_object_set_qdata ();
   __tsan_release (object);
-  real_g_object_set_qdata (object, quark, data);
+  CALL (g_object_set_qdata) (object, quark, data);
 }
 
 void
@@ -246,7 +268,7 @@ g_object_set_qdata_full (GObject *object, GQuark quark, gpointer data,
 {
   resolve_g_object_set_qdata_full ();
   __tsan_release (object);
-  real_g_object_set_qdata_full (object, quark, data, destroy);
+  CALL (g_object_set_qdata_full) (object, quark, data, destroy);
 }
 
 gpointer
@@ -254,7 +276,7 @@ g_object_get_qdata (GObject *object, GQuark quark)
 {
   gpointer data;
   resolve_g_object_get_qdata ();
-  data = real_g_object_get_qdata (object, quark);
+  data = CALL (g_object_get_qdata) (object, quark);
   __tsan_acquire (object);
   return data;
 }
@@ -264,7 +286,7 @@ g_object_set_data (GObject *object, const gchar *key, gpointer data)
 {
   resolve_g_object_set_data ();
   __tsan_release (object);
-  real_g_object_set_data (object, key, data);
+  CALL (g_object_set_data) (object, key, data);
 }
 
 void
@@ -273,7 +295,7 @@ g_object_set_data_full (GObject *object, const gchar *key, gpointer data,
 {
   resolve_g_object_set_data_full ();
   __tsan_release (object);
-  real_g_object_set_data_full (object, key, data, destroy);
+  CALL (g_object_set_data_full) (object, key, data, destroy);
 }
 
 gpointer
@@ -281,7 +303,7 @@ g_object_get_data (GObject *object, const gchar *key)
 {
   gpointer data;
   resolve_g_object_get_data ();
-  data = real_g_object_get_data (object, key);
+  data = CALL (g_object_get_data) (object, key);
   __tsan_acquire (object);
   return data;
 }
@@ -293,7 +315,7 @@ g_task_return_pointer (GTask *task, gpointer result, GDestroyNotify destroy)
 {
   resolve_g_task_return_pointer ();
   __tsan_release (task);
-  real_g_task_return_pointer (task, result, destroy);
+  CALL (g_task_return_pointer) (task, result, destroy);
 }
 
 void
@@ -301,7 +323,7 @@ g_task_return_boolean (GTask *task, gboolean result)
 {
   resolve_g_task_return_boolean ();
   __tsan_release (task);
-  real_g_task_return_boolean (task, result);
+  CALL (g_task_return_boolean) (task, result);
 }
 
 void
@@ -309,7 +331,7 @@ g_task_return_int (GTask *task, gssize result)
 {
   resolve_g_task_return_int ();
   __tsan_release (task);
-  real_g_task_return_int (task, result);
+  CALL (g_task_return_int) (task, result);
 }
 
 void
@@ -317,7 +339,7 @@ g_task_return_error (GTask *task, GError *error)
 {
   resolve_g_task_return_error ();
   __tsan_release (task);
-  real_g_task_return_error (task, error);
+  CALL (g_task_return_error) (task, error);
 }
 
 gpointer
@@ -325,7 +347,7 @@ g_task_propagate_pointer (GTask *task, GError **error)
 {
   resolve_g_task_propagate_pointer ();
   __tsan_acquire (task);
-  return real_g_task_propagate_pointer (task, error);
+  return CALL (g_task_propagate_pointer) (task, error);
 }
 
 gboolean
@@ -333,7 +355,7 @@ g_task_propagate_boolean (GTask *task, GError **error)
 {
   resolve_g_task_propagate_boolean ();
   __tsan_acquire (task);
-  return real_g_task_propagate_boolean (task, error);
+  return CALL (g_task_propagate_boolean) (task, error);
 }
 
 gssize
@@ -341,5 +363,5 @@ g_task_propagate_int (GTask *task, GError **error)
 {
   resolve_g_task_propagate_int ();
   __tsan_acquire (task);
-  return real_g_task_propagate_int (task, error);
+  return CALL (g_task_propagate_int) (task, error);
 }

@@ -210,6 +210,24 @@ ncz_format_write_chunk (NczFormat *self, NczVariable *variable,
   return iface->write_chunk (self, variable, chunk_index, data, cancellable, error);
 }
 
+/* Whether @n_values index values hold @n_chunks indices of @variable's
+ * rank (returned in @rank), as the batch calls take them. */
+static gboolean
+check_chunk_indices (NczVariable *variable, gsize n_values, guint n_chunks, guint *rank,
+                     GError **error)
+{
+  *rank = ncz_variable_get_n_dimensions (variable);
+  if (n_values == (gsize) n_chunks * *rank)
+    return TRUE;
+  {
+    g_autofree char *name = ncz_variable_get_full_name (variable);
+    g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                 "variable '%s': %" G_GSIZE_FORMAT " index values given for %u chunks "
+                 "of rank %u", name, n_values, n_chunks, *rank);
+  }
+  return FALSE;
+}
+
 /**
  * ncz_format_read_chunks:
  * @self: a format backend
@@ -250,15 +268,8 @@ ncz_format_read_chunks (NczFormat     *self,
   g_return_val_if_fail (n_values == 0 || chunk_indices != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  rank = ncz_variable_get_n_dimensions (variable);
-  if (n_values != (gsize) n_chunks * rank)
-    {
-      g_autofree char *name = ncz_variable_get_full_name (variable);
-      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
-                   "variable '%s': %" G_GSIZE_FORMAT " index values given for %u chunks "
-                   "of rank %u", name, n_values, n_chunks, rank);
-      return NULL;
-    }
+  if (!check_chunk_indices (variable, n_values, n_chunks, &rank, error))
+    return NULL;
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 
@@ -356,15 +367,8 @@ ncz_format_write_chunks (NczFormat      *self,
   g_return_val_if_fail (n_chunks == 0 || data != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  rank = ncz_variable_get_n_dimensions (variable);
-  if (n_values != (gsize) n_chunks * rank)
-    {
-      g_autofree char *name = ncz_variable_get_full_name (variable);
-      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
-                   "variable '%s': %" G_GSIZE_FORMAT " index values given for %u chunks "
-                   "of rank %u", name, n_values, n_chunks, rank);
-      return FALSE;
-    }
+  if (!check_chunk_indices (variable, n_values, n_chunks, &rank, error))
+    return FALSE;
   for (guint i = 0; i < n_chunks; i++)
     if (data[i] == NULL)
       {

@@ -425,23 +425,29 @@ cursor_fail (ChunkCursor *cur, ChunkTask *t)
   g_clear_error (&t->error);
 }
 
+/* Gives each of @n tasks its slab and index arrays. */
+static void
+chunk_tasks_init (ChunkTask *tasks, guint n, Slab *s)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      tasks[i].slab = s;
+      tasks[i].index = g_new0 (guint64, MAX (s->rank, 1));
+      tasks[i].lo = g_new0 (guint64, MAX (s->rank, 1));
+      tasks[i].hi = g_new0 (guint64, MAX (s->rank, 1));
+    }
+}
+
 /* A worker's loop when reads go in batches: claim up to slab->batch
  * chunks, read them in one call, scatter them, again. */
 static void
 cursor_work_batched (ChunkCursor *cur)
 {
   Slab *s = cur->slab;
-  guint rank = s->rank;
   guint batch = s->batch;
   g_autofree ChunkTask *tasks = g_new0 (ChunkTask, batch);
 
-  for (guint i = 0; i < batch; i++)
-    {
-      tasks[i].slab = s;
-      tasks[i].index = g_new0 (guint64, MAX (rank, 1));
-      tasks[i].lo = g_new0 (guint64, MAX (rank, 1));
-      tasks[i].hi = g_new0 (guint64, MAX (rank, 1));
-    }
+  chunk_tasks_init (tasks, batch, s);
   while (TRUE)
     {
       guint n = 0;
@@ -475,13 +481,7 @@ cursor_work_write_batched (ChunkCursor *cur)
   g_autofree guint64 *indices = g_new0 (guint64, (gsize) batch * MAX (rank, 1));
   g_autofree GBytes **data = g_new0 (GBytes *, batch);
 
-  for (guint i = 0; i < batch; i++)
-    {
-      tasks[i].slab = s;
-      tasks[i].index = g_new0 (guint64, MAX (rank, 1));
-      tasks[i].lo = g_new0 (guint64, MAX (rank, 1));
-      tasks[i].hi = g_new0 (guint64, MAX (rank, 1));
-    }
+  chunk_tasks_init (tasks, batch, s);
   while (TRUE)
     {
       GError *error = NULL;

@@ -1808,6 +1808,43 @@ resolve_target (const char *path)
   return result;
 }
 
+/* Where a new archive puts its entries: at its root, as zarr-python's
+ * ZipStore does (the default), or, with the URL's `zip.layout=dir`, under
+ * one directory named after the archive (NAME.zip holds NAME/.zgroup...),
+ * the layout netcdf-c writes and reads. */
+static gboolean
+create_layout (NczZipStore *self, GError **error)
+{
+  const char *layout = self->url ? ncz_url_get_fragment_value (self->url, "zip.layout") : NULL;
+
+  if (layout == NULL || g_str_equal (layout, "root"))
+    self->prefix = g_strdup ("");
+  else if (g_str_equal (layout, "dir"))
+    {
+      g_autofree char *base = g_path_get_basename (self->path);
+      gsize len = strlen (base);
+
+      if (len > 4 && g_ascii_strcasecmp (base + len - 4, ".zip") == 0)
+        base[len - 4] = '\0';
+      self->prefix = g_strconcat (base, "/", NULL);
+      if (bad_entry_name (self->prefix, strlen (self->prefix)) != NULL)
+        {
+          g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_INVALID_KEY,
+                       "cannot create zip store '%s': '%s' cannot name its directory",
+                       self->path, base);
+          return FALSE;
+        }
+    }
+  else
+    {
+      g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
+                   "cannot create zip store '%s': zip.layout must be 'root' or 'dir', not '%s'",
+                   self->path, layout);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 ncz_zip_store_initable_init_impl (GInitable     *initable,
                                   GCancellable  *cancellable,
@@ -1860,7 +1897,7 @@ ncz_zip_store_initable_init_impl (GInitable     *initable,
       else if (stat (self->target, &st) < 0 && errno == ENOENT)
         ok = make_missing_parents (self, error);
       if (ok)
-        self->prefix = g_strdup ("");
+        ok = create_layout (self, error);
     }
   else
     ok = open_archive (self, error);

@@ -381,6 +381,43 @@ else:
     else:
         ok(False, "ref_notzarr.tar.gz", "missing")
 
+# ---- netcdf-c's layout on request: zip.layout=dir ----
+# netcdf-c puts a zip's entries under a directory named after the archive
+# (NAME.zip holds NAME/.zgroup ...) and reads only that; Ncz writes it so
+# with zip.layout=dir, and every netcdf-c build of ../shared/peers reads it.
+
+lcdl = os.path.join(TMP, "layout.cdl")
+with open(lcdl, "w") as fh:
+    fh.write("netcdf layout {\ndimensions:\n  x = 5 ;\nvariables:\n  int v(x) ;\n"
+             "    v:units = \"m\" ;\ndata:\n  v = 1, 2, 3, 4, 5 ;\n}\n")
+ldir = os.path.join(TMP, "layout-src")
+lzip = os.path.join(TMP, "netcdfc.zip")
+r1 = run([NCZ_GEN, "-o", file_url(ldir), lcdl])
+r2 = run([NCZ_COPY, "-q", file_url(ldir), zip_url(lzip) + "&zip.layout=dir"])
+ok(r1.returncode == 0 and r2.returncode == 0, "ncz-copy writes a zip with zip.layout=dir",
+   r1.stderr + r2.stderr)
+if r2.returncode == 0:
+    with zipfile.ZipFile(lzip) as z:
+        names = z.namelist()
+    ok(names and all(n.startswith("netcdfc/") for n in names),
+       "zip.layout=dir: every entry is under netcdfc/", names)
+    same_dump(file_url(ldir), zip_url(lzip), "zip.layout=dir: dumps as the directory", "-s")
+    want = dump(zip_url(lzip))
+    peers = os.path.join(os.environ.get("NCZ_CORPUS_DIR", ""), "..", "peers")
+    versions = sorted(d for d in (os.listdir(peers) if os.path.isdir(peers) else [])
+                      if os.path.exists(os.path.join(peers, d, "env.sh")))
+    ok(len(versions) > 0, "netcdf-c builds in ../shared/peers", peers)
+    for v in versions:
+        r = run(["bash", "-c", '. "$0/env.sh" && ncdump "$1"', os.path.join(peers, v),
+                 zip_url(lzip)])
+        got = "\n".join(l for l in r.stdout.split("\n", 1)[-1].split("\n")
+                        if "_NCProperties" not in l)
+        mine = "\n".join(l for l in want.split("\n") if "_NCProperties" not in l)
+        ok(r.returncode == 0 and got == mine, f"{v}: ncdump reads the zip.layout=dir zip as Ncz does",
+           f"{r.stderr}\n{r.stdout}\n---\n{want}")
+r = run([NCZ_COPY, "-q", file_url(ldir), zip_url(os.path.join(TMP, "bad.zip")) + "&zip.layout=x"])
+ok(r.returncode != 0 and "zip.layout" in r.stderr, "an unknown zip.layout is refused", r.stderr)
+
 shutil.rmtree(TMP, ignore_errors=True)
 print(f"1..{N}")
 sys.exit(1 if FAILED else 0)

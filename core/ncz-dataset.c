@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "ncz-core-private.h"
 #include "ncz-io-private.h"
 #include "ncz-registry-private.h"
@@ -36,6 +38,7 @@ struct _NczDataset
   gboolean loading;
   gboolean closed;
   gboolean created;   /* by ncz_dataset_create*(): the store commits on close */
+  gboolean discarded; /* closed by ncz_dataset_discard() */
   gint io_depth;      /* requests in flight; 0: NCZ_IO_DEPTH, else the store's hint */
   GMutex lock;
 };
@@ -229,13 +232,35 @@ ncz_dataset_open_store (NczStore *store, NczUrl *url, NczOpenFlags flags,
                         cancellable, error);
 }
 
-/* The format of a new dataset: the one the URL names, else nczarr. */
+/* Whether a local path names a netCDF-4/HDF5 file by its suffix. */
+static gboolean
+has_hdf5_suffix (const char *path)
+{
+  static const char * const suffixes[] = { ".nc", ".nc4", ".h5", ".hdf5", ".he5", NULL };
+
+  if (path == NULL)
+    return FALSE;
+  for (guint i = 0; suffixes[i] != NULL; i++)
+    if (g_str_has_suffix (path, suffixes[i]) && strlen (path) > strlen (suffixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* The format of a new dataset: the one the URL names, else hdf5 for a
+ * local path ending in .nc (.nc4, .h5, .hdf5) given without any mode,
+ * else nczarr. */
 static char *
 format_for_create (NczUrl *url)
 {
   char *format = ncz_registry_format_from_url (ncz_registry_get_default (), url);
 
-  return format != NULL ? format : g_strdup ("nczarr");
+  if (format != NULL)
+    return format;
+  if (ncz_url_get_given_mode (url) == NCZ_URL_MODE_NONE &&
+      g_strcmp0 (ncz_url_get_storage (url), "file") == 0 &&
+      has_hdf5_suffix (ncz_url_get_local_path (url)))
+    return g_strdup ("hdf5");
+  return g_strdup ("nczarr");
 }
 
 /**
@@ -423,6 +448,20 @@ ncz_dataset_create (const char *url, NczCreateFlags flags,
   if (u == NULL)
     return NULL;
   format = format_for_create (u);
+  if (!ncz_registry_format_needs_store (registry, format))
+    {
+      /* a format doing its own I/O (HDF5) creates its file itself */
+      const char *path = ncz_url_get_local_path (u);
+
+      if ((flags & NCZ_CREATE_NO_CLOBBER) && path != NULL &&
+          g_file_test (path, G_FILE_TEST_EXISTS))
+        {
+          g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_EXISTS,
+                       "dataset '%s' already exists", url);
+          return NULL;
+        }
+      return dataset_start (format, NULL, u, TRUE, TRUE, cancellable, error);
+    }
   if (flags & NCZ_CREATE_NO_CLOBBER)
     {
       g_autoptr(NczStore) existing = ncz_registry_open_store (registry, u, NCZ_STORE_READ,
@@ -654,8 +693,18 @@ ncz_dataset_discard (NczDataset *self)
   if (self->closed)
     return;
   self->closed = TRUE;
+  self->discarded = TRUE;
   if (self->format)
     ncz_format_close (self->format, self, NULL, NULL);
   if (self->created && self->store)
     ncz_store_discard (self->store);
+}
+
+/* Whether the dataset is being or was closed by ncz_dataset_discard(): a
+ * format that stages a new file (HDF5) drops it rather than keeping it. */
+gboolean
+ncz_dataset_is_discarded (NczDataset *self)
+{
+  g_return_val_if_fail (NCZ_IS_DATASET (self), FALSE);
+  return self->discarded;
 }

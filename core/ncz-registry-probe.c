@@ -689,7 +689,7 @@ probe_stream (NczRegistry   *self,
   if (url == NULL)
     url = "the file";
   claims = collect_claims (self);
-  size = head_size (claims);
+  size = MAX (head_size (claims), 4);  /* 4: netCDF classic signatures */
   head = g_malloc (MAX (size, 1));
   /* One request: what a single read returns is what is probed (a local
    * file gives all it has up to @size). */
@@ -725,6 +725,36 @@ probe_stream (NczRegistry   *self,
 
             return chosen (self, claim, url, found, found_out, error);
           }
+    }
+
+  if (n_read >= 4 && memcmp (head, "CDF", 3) == 0 &&
+      (head[3] == 1 || head[3] == 2 || head[3] == 5))
+    {
+      static const char * const names[] = {
+        NULL, "netCDF classic (CDF-1)", "netCDF 64-bit offset (CDF-2)", NULL, NULL,
+        "netCDF 64-bit data (CDF-5)",
+      };
+
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_NOT_NCZ,
+                   "%s is a %s file, which Ncz does not read: it reads netCDF-4 (HDF5) "
+                   "files and NCZarr/Zarr stores (nccopy -k nc4 converts it)",
+                   url, names[head[3]]);
+      return NULL;
+    }
+
+  if (n_read >= 4 && memcmp (head, "CDF", 3) == 0 &&
+      (head[3] == 1 || head[3] == 2 || head[3] == 5))
+    {
+      static const char * const names[] = {
+        NULL, "netCDF classic (CDF-1)", "netCDF 64-bit offset (CDF-2)", NULL, NULL,
+        "netCDF 64-bit data (CDF-5)",
+      };
+
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_NOT_NCZ,
+                   "%s is a %s file, which Ncz does not read: it reads netCDF-4 (HDF5) "
+                   "files and NCZarr/Zarr stores (nccopy -k nc4 converts it)",
+                   url, names[head[3]]);
+      return NULL;
     }
 
   looked_for = g_string_new (NULL);

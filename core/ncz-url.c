@@ -113,6 +113,7 @@ static const struct
   { "file", NCZ_URL_MODE_FILE },
   { "zip", NCZ_URL_MODE_ZIP },
   { "s3", NCZ_URL_MODE_S3 },
+  { "bytes", NCZ_URL_MODE_BYTES },
 };
 
 static void
@@ -278,7 +279,7 @@ parse_mode_list (NczUrl      *self,
         {
           set_url_error (error, self->original,
                          "unknown mode '%s' (expected nczarr, zarr, xarray, "
-                         "noxarray, file, zip or s3)", word);
+                         "noxarray, file, zip, s3 or bytes)", word);
           return FALSE;
         }
       *mode |= flag;
@@ -642,9 +643,10 @@ ncz_url_parse_internal (NczUrl  *self,
         storage = has_zip_suffix (self->local_path) ? NCZ_URL_MODE_ZIP : NCZ_URL_MODE_FILE;
       /* With no mode at all, a regular file that is not a zip archive is
        * left for the other format backends to probe. */
-      if ((given & (STORAGE_MASK | NCZ_URL_MODE_NCZARR)) != 0
-          || storage == NCZ_URL_MODE_ZIP
-          || !g_file_test (self->local_path, G_FILE_TEST_IS_REGULAR))
+      if ((given & NCZ_URL_MODE_BYTES) == 0
+          && ((given & (STORAGE_MASK | NCZ_URL_MODE_NCZARR)) != 0
+              || storage == NCZ_URL_MODE_ZIP
+              || !g_file_test (self->local_path, G_FILE_TEST_IS_REGULAR)))
         self->format = "nczarr";
       break;
 
@@ -662,10 +664,12 @@ ncz_url_parse_internal (NczUrl  *self,
           return FALSE;
         }
       if (storage == 0
-          && (kind == URL_KIND_S3 || (given & NCZ_URL_MODE_NCZARR) || endpoint
-              || is_aws_s3_host (self->host)))
+          && (kind == URL_KIND_S3 || (given & (NCZ_URL_MODE_NCZARR | NCZ_URL_MODE_BYTES))
+              || endpoint || is_aws_s3_host (self->host)))
         storage = NCZ_URL_MODE_S3;
-      if (storage == NCZ_URL_MODE_S3)
+      /* mode=bytes: one file read through the store with ranged reads,
+       * whose format the backend that claims "bytes" is */
+      if (storage == NCZ_URL_MODE_S3 && (given & NCZ_URL_MODE_BYTES) == 0)
         self->format = "nczarr";
       break;
 

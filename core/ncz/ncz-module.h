@@ -47,6 +47,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (NczFilterSpec, ncz_filter_spec_free)
  * the dataset is read-only. */
 NCZ_MODULE_API void ncz_dataset_set_loading (NczDataset *self, gboolean loading);
 NCZ_MODULE_API gboolean ncz_dataset_is_loading (NczDataset *self);
+/* Whether the dataset is closed by ncz_dataset_discard() (the format's
+ * close then drops what it staged), rather than by ncz_dataset_close(). */
+NCZ_MODULE_API gboolean ncz_dataset_is_discarded (NczDataset *self);
 
 /* Takes ownership of @filters (element-type NczFilterSpec), may be NULL. */
 NCZ_MODULE_API void ncz_variable_set_filters (NczVariable *self, GPtrArray *filters);

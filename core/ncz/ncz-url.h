@@ -23,6 +23,8 @@ G_BEGIN_DECLS
  * @NCZ_URL_MODE_FILE: directory-tree storage
  * @NCZ_URL_MODE_ZIP: zip-file storage
  * @NCZ_URL_MODE_S3: S3 storage
+ * @NCZ_URL_MODE_BYTES: a single file (netCDF-4/HDF5) read with ranged
+ *   reads through a store (`mode=bytes`): S3, http(s), or a zip archive
  *
  * The flags of a URL's `mode=` fragment key, after inference.
  *
@@ -37,6 +39,7 @@ typedef enum /*< flags >*/ {
   NCZ_URL_MODE_FILE = 1 << 4,
   NCZ_URL_MODE_ZIP = 1 << 5,
   NCZ_URL_MODE_S3 = 1 << 6,
+  NCZ_URL_MODE_BYTES = 1 << 7,
 } NczUrlMode;
 
 #define NCZ_TYPE_URL (ncz_url_get_type ())

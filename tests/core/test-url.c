@@ -288,12 +288,32 @@ test_mode_inference (void)
     }
 }
 
+/* mode=bytes: one file read through a store; no Zarr format is implied */
+static void
+test_mode_bytes (void)
+{
+  g_autoptr (NczUrl) s3 = parse_ok ("s3://bucket/dir/f.nc#mode=bytes");
+  g_autoptr (NczUrl) https = parse_ok ("https://example.com/bucket/f.nc#mode=bytes");
+  g_autoptr (NczUrl) zip = parse_ok ("/tmp/a.zip#mode=bytes&key=f.nc");
+  g_autoptr (NczUrl) plain = parse_ok ("https://example.com/bucket/f.nc");
+
+  g_assert_cmpstr (ncz_url_get_storage (s3), ==, "s3");
+  g_assert_null (ncz_url_get_format_name (s3));
+  g_assert_cmpint (ncz_url_get_given_mode (s3), ==, NCZ_URL_MODE_BYTES);
+  g_assert_cmpstr (ncz_url_get_storage (https), ==, "s3");
+  g_assert_null (ncz_url_get_format_name (https));
+  g_assert_cmpstr (ncz_url_get_storage (zip), ==, "zip");
+  g_assert_null (ncz_url_get_format_name (zip));
+  g_assert_cmpstr (ncz_url_get_fragment_value (zip, "key"), ==, "f.nc");
+  g_assert_cmpint (ncz_url_get_given_mode (plain) & NCZ_URL_MODE_BYTES, ==, 0);
+}
+
 static void
 test_mode_errors (void)
 {
   parse_bad ("file:///d#mode=nczarr,bogus", "'bogus'");
   parse_bad ("file:///d#mode=nczarr,bogus", "file:///d#mode=nczarr,bogus");
-  parse_bad ("/d#mode=bytes", "'bytes'");
+  parse_bad ("/d#mode=bites", "'bites'");
   parse_bad ("file:///d#nczarr,frobnicate", "'frobnicate'");
   parse_bad ("file:///d#mode=file,zip", "storage");
   parse_bad ("file:///d#mode=zarr&mode=s3&mode=file", "storage");
@@ -496,6 +516,7 @@ main (int   argc,
   g_test_add_func ("/url/plain/probe", test_plain_path_probe);
   g_test_add_func ("/url/mode/inference", test_mode_inference);
   g_test_add_func ("/url/mode/errors", test_mode_errors);
+  g_test_add_func ("/url/mode/bytes", test_mode_bytes);
   g_test_add_func ("/url/bad-inputs", test_bad_inputs);
   g_test_add_func ("/url/garbage", test_garbage);
   g_test_add_func ("/url/s3/scheme", test_s3_scheme);

@@ -1,0 +1,155 @@
+/* hdf5-private.h: internals of the HDF5 (netCDF-4) format backend
+ *
+ * The backend is split by job:
+ * - ncz-hdf5-format.c: the GObject, the file's life (open, create into a
+ *   staging file beside the target, rename at close, discard), dispatch;
+ * - hdf5-util.c: the module-wide HDF5 lock, HDF5 error stack → GError,
+ *   type mapping, the node table;
+ * - hdf5-read.c: loading a file's groups, dimensions, variables and
+ *   attributes into the model (netCDF-4 conventions, phony dimensions),
+ *   and the virtual attributes ncdump -s shows;
+ * - hdf5-write.c: creating the HDF5 objects of the model with netCDF-4's
+ *   conventions (dimension scales, _Netcdf4Dimid, ...), definition hooks;
+ * - hdf5-filters.c: Ncz's codecs registered as HDF5 filters;
+ * - hdf5-io.c: hyperslab I/O, with HDF5's direct chunk I/O and the codec
+ *   chain on the worker pool for filtered chunked variables;
+ * - hdf5-vfd.c: an HDF5 virtual file driver reading through an NczStore
+ *   (#mode=bytes: a netCDF-4 file in S3, over https or inside a zip).
+ *
+ * libhdf5 (Debian's build) is not thread-safe: every HDF5 call is made
+ * with the module-wide lock held (ncz_h5_lock()), from any thread.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#pragma once
+
+#include <hdf5.h>
+#include <ncz/ncz-module.h>
+#include "ncz-hdf5-format.h"
+
+G_BEGIN_DECLS
+
+/* What the backend keeps for one object of the model. */
+typedef struct {
+  hid_t id;          /* the HDF5 group or dataset; H5I_INVALID_HID until
+                      * opened or created */
+  hid_t scale;       /* dimensions: the dimension-scale dataset (the
+                      * coordinate variable's, or a dataset made for a
+                      * dimension without a variable); H5I_INVALID_HID
+                      * before it exists */
+  gboolean attrs_dirty; /* attributes to (re)write at the next sync */
+  gboolean unsupported; /* a variable of a user-defined type: listed,
+                         * not readable */
+  int dimid;         /* dimensions: netCDF-4's dimension id (_Netcdf4Dimid) */
+  gpointer data;     /* owned by the file that created it (freed with
+                      * g_free) */
+} NczH5Node;
+
+struct _NczHdf5Format
+{
+  GObject parent_instance;
+
+  NczUrl *url;
+  NczStore *store;          /* the "store" property: always NULL */
+  NczStore *bytes_store;    /* the store a #mode=bytes file is read through */
+  char *bytes_key;          /* the file's key in @bytes_store */
+  char *path;               /* local path of the file */
+  char *stage_path;         /* the file being created, renamed to @path at
+                             * close; NULL when the file was opened */
+  hid_t file;
+  gboolean writable;
+  gboolean created;
+  NczDataset *dataset;      /* not owned */
+  GHashTable *nodes;        /* model object (not owned) → NczH5Node */
+  int next_dimid;           /* the next _Netcdf4Dimid to give */
+  guint superblock_version;
+  char *nc_properties;      /* the root's _NCProperties as read, or NULL */
+};
+
+/* ---- hdf5-util.c ---- */
+
+/* The module-wide lock around every libhdf5 call (recursive). */
+void ncz_h5_lock (void);
+void ncz_h5_unlock (void);
+/* Turns off HDF5's printing of its error stack (done once, under the lock). */
+void ncz_h5_init (void);
+
+/* Sets @error (NCZ_BACKEND_ERROR, @code) to "@format: " followed by the
+ * messages of HDF5's current error stack (innermost last), and clears the
+ * stack. Call with the lock held, right after the failing call. */
+void ncz_h5_set_error (GError **error, gint code, const char *format, ...) G_GNUC_PRINTF (3, 4);
+
+/* Node of @object, made (with invalid ids) if missing. */
+NczH5Node *ncz_h5_node (NczHdf5Format *self, gpointer object);
+/* Node of @object or NULL. */
+NczH5Node *ncz_h5_peek_node (NczHdf5Format *self, gpointer object);
+
+/* Type mapping. The file type of an atomic type in @endianness (native
+ * for NCZ_ENDIANNESS_NATIVE); strings are variable length. Returns a
+ * type to H5Tclose(), or H5I_INVALID_HID. */
+hid_t ncz_h5_file_type (NczDataType type, NczEndianness endianness);
+/* The memory type of an atomic type (native order; strings variable
+ * length char*). Returns a type to H5Tclose(). */
+hid_t ncz_h5_mem_type (NczDataType type);
+/* The model type of an HDF5 type: FALSE if it is not one netCDF-4's
+ * atomic types map to (compound, enum, vlen, opaque, ...). Fixed-length
+ * strings of length 1 are char; other strings are string. */
+gboolean ncz_h5_type_to_ncz (hid_t type, NczDataType *out, NczEndianness *endianness);
+
+/* The error domain used for HDF5 failures. */
+#define NCZ_H5_ERROR NCZ_BACKEND_ERROR
+
+/* ---- hdf5-read.c ---- */
+
+/* Loads the open file's (self->file) groups, dimensions, variables and
+ * attributes into @dataset's root group, recording nodes. */
+gboolean ncz_h5_load (NczHdf5Format *self, NczDataset *dataset, GError **error);
+GPtrArray *ncz_h5_describe_variable (NczHdf5Format *self, NczVariable *variable);
+GPtrArray *ncz_h5_describe_dataset (NczHdf5Format *self, NczDataset *dataset);
+
+/* ---- hdf5-write.c ---- */
+
+/* Creates the new file at self->stage_path (sets self->file) with the
+ * creation properties netCDF-4 uses, and writes what a new netCDF-4 file
+ * holds before anything is defined (_NCProperties, ...). */
+gboolean ncz_h5_create (NczHdf5Format *self, NczDataset *dataset, GError **error);
+/* Creates every object of the model not yet in the file, and writes
+ * attributes marked dirty. Called at sync and before slab I/O. */
+gboolean ncz_h5_materialize (NczHdf5Format *self, NczDataset *dataset, GError **error);
+gboolean ncz_h5_group_defined (NczHdf5Format *self, NczGroup *group,
+                               NczDefinitionChange change, GError **error);
+gboolean ncz_h5_dimension_defined (NczHdf5Format *self, NczDimension *dimension,
+                                   NczDefinitionChange change, GError **error);
+gboolean ncz_h5_variable_defined (NczHdf5Format *self, NczVariable *variable,
+                                  NczDefinitionChange change, GError **error);
+gboolean ncz_h5_attribute_defined (NczHdf5Format *self, GObject *owner, const char *name,
+                                   NczAttribute *attribute, NczDefinitionChange change,
+                                   GError **error);
+/* Writes what sync stores beyond ncz_h5_materialize() (dimension lengths
+ * of unlimited dimensions, ...). */
+gboolean ncz_h5_sync (NczHdf5Format *self, NczDataset *dataset, GError **error);
+
+/* ---- hdf5-filters.c ---- */
+
+/* Registers Ncz's codecs with libhdf5 as filters (once per process, for
+ * the ids HDF5 does not have built in), so files using zstd, blosc,
+ * bzip2, ... read and write without HDF5_PLUGIN_PATH. Lock held. */
+void ncz_h5_register_codec_filters (void);
+
+/* ---- hdf5-io.c ---- */
+
+gboolean ncz_h5_read_slab (NczHdf5Format *self, NczVariable *variable,
+                           const guint64 *start, const guint64 *count, const gint64 *stride,
+                           gpointer buffer, GCancellable *cancellable, GError **error);
+gboolean ncz_h5_write_slab (NczHdf5Format *self, NczVariable *variable,
+                            const guint64 *start, const guint64 *count, const gint64 *stride,
+                            gconstpointer buffer, GCancellable *cancellable, GError **error);
+
+/* ---- hdf5-vfd.c ---- */
+
+/* Opens the file of a URL that is not a local file, or has mode "bytes":
+ * opens its store (self->bytes_store) and key (self->bytes_key) and the
+ * file read-only through the store driver (sets self->file). Lock held. */
+gboolean ncz_h5_open_bytes (NczHdf5Format *self, GError **error);
+
+G_END_DECLS

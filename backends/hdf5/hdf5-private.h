@@ -145,6 +145,22 @@ gboolean ncz_h5_write_slab (NczHdf5Format *self, NczVariable *variable,
                             const guint64 *start, const guint64 *count, const gint64 *stride,
                             gconstpointer buffer, GCancellable *cancellable, GError **error);
 
+/* ---- hdf5-direct.c ---- */
+
+/* Slab I/O of a chunked, filtered variable with HDF5's direct chunk I/O
+ * (raw chunks read and written under the lock) and Ncz's codec chain run
+ * on the worker pool without it. Sets *@handled to FALSE, returning TRUE,
+ * when the variable is not one it does (then hdf5-io.c does plain
+ * H5Dread/H5Dwrite). Take the lock themselves. */
+gboolean ncz_h5_direct_read (NczHdf5Format *self, NczVariable *variable,
+                             const guint64 *start, const guint64 *count, const gint64 *stride,
+                             gpointer buffer, gboolean *handled,
+                             GCancellable *cancellable, GError **error);
+gboolean ncz_h5_direct_write (NczHdf5Format *self, NczVariable *variable,
+                              const guint64 *start, const guint64 *count, const gint64 *stride,
+                              gconstpointer buffer, gboolean *handled,
+                              GCancellable *cancellable, GError **error);
+
 /* ---- hdf5-vfd.c ---- */
 
 /* Opens the file of a URL that is not a local file, or has mode "bytes":

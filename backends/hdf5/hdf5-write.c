@@ -460,6 +460,8 @@ ncz_h5_create (NczHdf5Format *self, NczDataset *dataset, GError **error)
     }
   g_free (self->nc_properties);
   self->nc_properties = g_steal_pointer (&properties);
+  /* netCDF-4 strings are variable length */
+  ncz_dataset_set_variable_length_strings (dataset, TRUE);
   self->next_dimid = 0;
   self->superblock_version = 2;
   mark_dirty (self);
@@ -557,8 +559,8 @@ typedef struct {
 
 /* The dataspace and layout of a variable: scalars and fixed-size
  * variables without filters are contiguous (as netCDF-4 makes them by
- * default) unless their chunk shape is smaller than the variable;
- * variables with an unlimited dimension or filters are chunked with the
+ * default) unless chunking was chosen for them; variables with an
+ * unlimited dimension or filters are chunked. Chunked variables have the
  * model's chunk shape (at most the length of each fixed dimension, as
  * HDF5 requires). */
 static gboolean
@@ -567,7 +569,7 @@ variable_storage (NczHdf5Format *self, NczVariable *var, Storage *st, GError **e
   guint n = ncz_variable_get_n_dimensions (var);
   g_autoptr(GArray) filters = ncz_variable_get_filter_ids (var);
   const guint64 *chunks = NULL;
-  gboolean unlimited = FALSE, partial = FALSE;
+  gboolean unlimited = FALSE;
 
   memset (st, 0, sizeof *st);
   if (n > H5S_MAX_RANK)
@@ -599,12 +601,10 @@ variable_storage (NczHdf5Format *self, NczVariable *var, Storage *st, GError **e
         {
           st->maxdims[i] = len;
           st->chunks[i] = chunks != NULL && chunks[i] > 0 ? MIN (chunks[i], MAX (len, 1)) : MAX (len, 1);
-          if (st->chunks[i] < len)
-            partial = TRUE;
         }
     }
   st->chunked = unlimited || filters->len > 0 ||
-                (!ncz_variable_get_contiguous (var) && partial);
+                (!ncz_variable_get_contiguous (var) && ncz_variable_is_chunking_set (var));
   return TRUE;
 }
 

@@ -30,6 +30,7 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <math.h>
 #include <string.h>
 #include <hdf5_hl.h>
 
@@ -557,6 +558,8 @@ typedef struct {
   hsize_t chunks[H5S_MAX_RANK];
 } Storage;
 
+static void netcdf_default_chunks (NczVariable *var, Storage *st);
+
 /* The dataspace and layout of a variable: scalars and fixed-size
  * variables without filters are contiguous (as netCDF-4 makes them by
  * default) unless chunking was chosen for them; variables with an
@@ -605,7 +608,84 @@ variable_storage (NczHdf5Format *self, NczVariable *var, Storage *st, GError **e
     }
   st->chunked = unlimited || filters->len > 0 ||
                 (!ncz_variable_get_contiguous (var) && ncz_variable_is_chunking_set (var));
+  if (st->chunked && !ncz_variable_is_chunking_set (var))
+    netcdf_default_chunks (var, st);
   return TRUE;
+}
+
+/* netCDF-4's default chunk shape for a chunked variable whose chunking was
+ * not chosen (netCDF-4 4.9's rule, so that a file reads back with the
+ * chunk sizes netcdf-c would have given it): chunks of about 4 MiB,
+ * shaped like the variable (the unlimited dimensions count 1), 4 KiB for
+ * a one-dimensional record variable, halved while a chunk exceeds 4 GiB,
+ * then trimmed so the last chunk along each fixed dimension is as full as
+ * can be. */
+#define NC4_DEFAULT_CHUNK_BYTES 4194304.0
+#define NC4_DEFAULT_1D_UNLIMITED_BYTES 4096
+
+static void
+netcdf_default_chunks (NczVariable *var, Storage *st)
+{
+  NczDataType type = ncz_variable_get_value_type (var);
+  gsize esize = type == NCZ_DATA_TYPE_STRING ? sizeof (char *) : ncz_data_type_get_size (type);
+  guint n = st->n_dims, n_unlimited = 0;
+  float n_values = 1;   /* single precision, as netCDF-4 counts */
+  double bytes;
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (st->maxdims[i] == H5S_UNLIMITED)
+        {
+          n_unlimited++;
+          st->chunks[i] = 1;
+        }
+      else
+        {
+          n_values *= (float) st->dims[i];
+          st->chunks[i] = 0;
+        }
+    }
+  if (n == 1 && n_unlimited == 1)
+    {
+      gsize per = (gsize) NC4_DEFAULT_CHUNK_BYTES / esize;
+
+      per = per == 0 ? 1 : MIN (per, NC4_DEFAULT_1D_UNLIMITED_BYTES);
+      st->chunks[0] = MAX (per / esize, 1);
+    }
+  if (n > 1 && n_unlimited == n)
+    {
+      hsize_t side = (hsize_t) pow (NC4_DEFAULT_CHUNK_BYTES / esize, 1.0 / n);
+
+      for (guint i = 0; i < n; i++)
+        st->chunks[i] = MAX (side, 1);
+    }
+  for (guint i = 0; i < n; i++)
+    if (st->chunks[i] == 0)
+      {
+        double side = pow (NC4_DEFAULT_CHUNK_BYTES / (double) (n_values * (float) esize),
+                           1.0 / (n - n_unlimited)) * (double) st->dims[i] - 0.5;
+        hsize_t c = side > 0 ? (hsize_t) side : 0;
+
+        st->chunks[i] = MAX (MIN (c, st->dims[i]), 1);
+      }
+  for (;;)
+    {
+      bytes = (double) esize;
+      for (guint i = 0; i < n; i++)
+        bytes *= (double) st->chunks[i];
+      if (bytes <= (double) G_MAXUINT32)
+        break;
+      for (guint i = 0; i < n; i++)
+        st->chunks[i] = MAX (st->chunks[i] / 2, 1);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      hsize_t len = st->maxdims[i] == H5S_UNLIMITED ? 0 : st->dims[i];
+      hsize_t n_chunks = (len + st->chunks[i] - 1) / st->chunks[i];
+
+      if (n_chunks > 0)
+        st->chunks[i] -= (n_chunks * st->chunks[i] - len) / n_chunks;
+    }
 }
 
 static gboolean

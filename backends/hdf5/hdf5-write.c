@@ -53,6 +53,9 @@ static const char * const hidden_attributes[] = {
 /* What the writer keeps for a file, on the format object. */
 typedef struct {
   gboolean dirty;   /* a definition since the last materialize */
+  gboolean preserve_dimids; /* write _Netcdf4Dimid on every variable (below) */
+  gboolean late_coordinate; /* a coordinate variable replaced its dimension's
+                             * own dataset */
 } WriteState;
 
 static GQuark
@@ -851,8 +854,10 @@ create_dimension_scale (NczHdf5Format *self, NczGroup *group, NczDimension *dim,
   const char *name = ncz_dimension_get_name (dim);
   g_autofree char *full = ncz_dimension_get_full_name (dim);
   g_autofree char *scale_name = NULL;
-  guint64 len = ncz_dimension_get_length (dim);
   gboolean unlimited = ncz_dimension_is_unlimited (dim);
+  /* an unlimited dimension's dataset is made empty, as netCDF-4 makes it
+   * when the dimension is defined; the variables give its length */
+  guint64 len = unlimited ? 0 : ncz_dimension_get_length (dim);
   hsize_t dims[1] = { len }, maxdims[1] = { unlimited ? H5S_UNLIMITED : len };
   hsize_t chunk[1] = { 1 };
   hid_t dcpl, space = H5I_INVALID_HID, dset = H5I_INVALID_HID;
@@ -1018,9 +1023,14 @@ create_variable (NczHdf5Format *self, NczVariable *var, GError **error)
     {
       NczH5Node *dnode = ncz_h5_node (self, ncz_variable_get_dimension (var, 0));
 
-      if (dnode->scale >= 0 && !drop_dimension_scale (self, ncz_variable_get_dimension (var, 0),
-                                                       &reattach, error))
-        return FALSE;
+      if (dnode->scale >= 0)
+        {
+          WriteState *ws = write_state (self);
+
+          if (!drop_dimension_scale (self, ncz_variable_get_dimension (var, 0), &reattach, error))
+            return FALSE;
+          ws->late_coordinate = ws->preserve_dimids = TRUE;
+        }
     }
   ftype = file_type (type, ncz_variable_get_endianness (var));
   space = n == 0 ? H5Screate (H5S_SCALAR) : H5Screate_simple (n, st.dims, st.maxdims);
@@ -1055,6 +1065,13 @@ create_variable (NczHdf5Format *self, NczVariable *var, GError **error)
       for (guint i = 0; i < n; i++)
         dimids[i] = dimension_id (self, ncz_variable_get_dimension (var, i));
       if (!write_int_attribute (self, node->id, full, ATT_COORDINATES, dimids, n, FALSE, error))
+        goto out;
+    }
+  if (!coordinate && n > 0 && write_state (self)->preserve_dimids)
+    {
+      int dimid = dimension_id (self, ncz_variable_get_dimension (var, 0));
+
+      if (!write_int_attribute (self, node->id, full, ATT_DIMID, &dimid, 1, TRUE, error))
         goto out;
     }
   if (coordinate)
@@ -1174,6 +1191,39 @@ materialize_tree (NczHdf5Format *self, NczGroup *group, GError **error)
   return TRUE;
 }
 
+/* Whether netCDF-4 would record each variable's first dimension id in
+ * _Netcdf4Dimid too, because the dimension ids would not follow from the
+ * order of the datasets when the file is read again: a coordinate
+ * variable with more than one dimension, coordinate variables in another
+ * order than their dimensions, or a coordinate variable made after its
+ * dimension's own dataset. */
+static gboolean
+needs_dimids (NczHdf5Format *self, NczGroup *group)
+{
+  g_autoptr(GPtrArray) vars = ncz_group_get_variables (group);
+  g_autoptr(GPtrArray) children = ncz_group_get_groups (group);
+  int last = -1;
+
+  for (guint i = 0; i < vars->len; i++)
+    {
+      NczVariable *var = g_ptr_array_index (vars, i);
+      int dimid;
+
+      if (!is_coordinate (var))
+        continue;
+      if (ncz_variable_get_n_dimensions (var) > 1)
+        return TRUE;
+      dimid = dimension_id (self, ncz_variable_get_dimension (var, 0));
+      if (dimid < last)
+        return TRUE;
+      last = dimid;
+    }
+  for (guint i = 0; i < children->len; i++)
+    if (needs_dimids (self, g_ptr_array_index (children, i)))
+      return TRUE;
+  return FALSE;
+}
+
 gboolean
 ncz_h5_materialize (NczHdf5Format *self, NczDataset *dataset, GError **error)
 {
@@ -1189,6 +1239,7 @@ ncz_h5_materialize (NczHdf5Format *self, NczDataset *dataset, GError **error)
                    "%s: the root group is not open", file_name (self));
       return FALSE;
     }
+  st->preserve_dimids = st->late_coordinate || needs_dimids (self, root);
   if (!create_groups (self, root, error) || !materialize_tree (self, root, error))
     return FALSE;
   st->dirty = FALSE;
@@ -1230,10 +1281,12 @@ fail:
   return FALSE;
 }
 
+/* Variables along an unlimited dimension are extended to its length (the
+ * dataset of a dimension without a variable keeps the length it was made
+ * with, as in netCDF-4: readers take the longest variable). */
 static gboolean
 sync_group (NczHdf5Format *self, NczGroup *group, GError **error)
 {
-  g_autoptr(GPtrArray) dims = ncz_group_get_dimensions (group);
   g_autoptr(GPtrArray) vars = ncz_group_get_variables (group);
   g_autoptr(GPtrArray) children = ncz_group_get_groups (group);
 
@@ -1262,23 +1315,6 @@ sync_group (NczHdf5Format *self, NczGroup *group, GError **error)
           if (!extend_dataset (self, node->id, lengths, n, what, error))
             return FALSE;
         }
-    }
-  for (guint i = 0; i < dims->len; i++)
-    {
-      NczDimension *dim = g_ptr_array_index (dims, i);
-      NczH5Node *node = ncz_h5_peek_node (self, dim);
-      guint64 length = ncz_dimension_get_length (dim);
-
-      if (node == NULL || node->scale < 0 || !ncz_dimension_is_unlimited (dim) ||
-          coordinate_variable (dim) != NULL)
-        continue;
-      {
-        g_autofree char *full = ncz_dimension_get_full_name (dim);
-        g_autofree char *what = g_strdup_printf ("the dataset of dimension '%s'", full);
-
-        if (!extend_dataset (self, node->scale, &length, 1, what, error))
-          return FALSE;
-      }
     }
   for (guint i = 0; i < children->len; i++)
     if (!sync_group (self, g_ptr_array_index (children, i), error))

@@ -96,6 +96,26 @@ attribute_order (hid_t loc)
   return g_strjoinv (",", (char **) names->pdata);
 }
 
+/* netcdf-c's ncdump -h of @path is @expected. */
+static void
+assert_ncdump (const char *path, const char *expected)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *ncdump = g_find_program_in_path ("ncdump");
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *argv[] = { ncdump, "-h", path, NULL };
+  int status = 0;
+
+  g_assert_nonnull (ncdump);   /* netcdf-bin */
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &status, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (out, ==, expected);
+}
+
 /* A new file: netCDF-4's creation properties and _NCProperties naming Ncz. */
 static void
 test_new_file (void)
@@ -298,6 +318,17 @@ test_late_definitions (void)
   g_assert_cmpstr (order, ==, "_NCProperties,title");
   H5Gclose (d);
   H5Fclose (f);
+  assert_ncdump (path, "netcdf late {\n"
+                       "dimensions:\n"
+                       "\tx = 4 ;\n"
+                       "variables:\n"
+                       "\tint v(x) ;\n"
+                       "\t\tv:a2 = 2, 22 ;\n"
+                       "\t\tv:a3 = \"three\" ;\n"
+                       "\n"
+                       "// global attributes:\n"
+                       "\t\t:title = \"t\" ;\n"
+                       "}\n");
 }
 
 static gboolean
@@ -472,6 +503,18 @@ test_late_coordinate (void)
   H5Dclose (dv);
   H5Dclose (dw);
   H5Fclose (f);
+  assert_ncdump (path, "netcdf latecoord {\n"
+                       "dimensions:\n"
+                       "\tx = 3 ;\n"
+                       "variables:\n"
+                       "\tint v(x) ;\n"
+                       "\tfloat x(x) ;\n"
+                       "\n"
+                       "group: sub {\n"
+                       "  variables:\n"
+                       "  \tint w(x) ;\n"
+                       "  } // group sub\n"
+                       "}\n");
 }
 
 /* Types in the file: endianness, char, variable-length UTF-8 strings,
@@ -614,6 +657,58 @@ test_filters (void)
   H5Fclose (f);
 }
 
+/* Quantization is recorded as netCDF-4 records it (one int); a large
+ * attribute goes to HDF5's dense attribute storage and reads back. */
+static void
+test_quantize_and_large_attribute (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = temp_path ("quantize.nc");
+  NczDataset *ds = create (path);
+  NczGroup *root = ncz_dataset_get_root_group (ds);
+  NczDimension *n = ncz_group_add_dimension (root, "n", 4, FALSE, &error);
+  NczVariable *q = ncz_group_add_variable (root, "q", NCZ_DATA_TYPE_DOUBLE, 1, &n, &error);
+  g_autofree double *big = g_new (double, 20000);
+  g_autofree double *back = g_new (double, 20000);
+  g_autoptr(NczAttribute) large = NULL;
+  double values[4] = { 3.14159265358979, 2.718281828, 1.0, 100.0 };
+  guint64 start = 0, count = 4;
+  hid_t f, d, a, s, t;
+  int nsd = 0;
+
+  for (guint i = 0; i < 20000; i++)
+    big[i] = i * 0.5;
+  large = ncz_attribute_new_values ("large", NCZ_DATA_TYPE_DOUBLE, big, 20000, &error);
+  g_assert_true (ncz_variable_set_quantize (q, NCZ_QUANTIZE_BITROUND, 10, &error));
+  g_assert_true (ncz_variable_set_attribute (q, large, &error));
+  g_assert_true (ncz_variable_write (q, &start, 1, &count, 1, NULL, 0, values, sizeof values,
+                                     NULL, &error));
+  g_assert_no_error (error);
+  close_dataset (ds);
+
+  f = h5_open (path);
+  d = H5Dopen2 (f, "q", H5P_DEFAULT);
+  a = H5Aopen (d, "_QuantizeBitRoundNumberOfSignificantBits", H5P_DEFAULT);
+  g_assert_cmpint (a, >=, 0);
+  s = H5Aget_space (a);
+  t = H5Aget_type (a);
+  g_assert_cmpint (H5Sget_simple_extent_type (s), ==, H5S_SIMPLE);
+  g_assert_cmpint (H5Sget_simple_extent_npoints (s), ==, 1);
+  g_assert_true (H5Tequal (t, H5T_STD_I32LE) > 0);
+  g_assert_cmpint (H5Aread (a, H5T_NATIVE_INT, &nsd), >=, 0);
+  g_assert_cmpint (nsd, ==, 10);
+  H5Tclose (t);
+  H5Sclose (s);
+  H5Aclose (a);
+  a = H5Aopen (d, "large", H5P_DEFAULT);
+  g_assert_cmpint (a, >=, 0);
+  g_assert_cmpint (H5Aread (a, H5T_NATIVE_DOUBLE, back), >=, 0);
+  g_assert_cmpmem (back, 20000 * sizeof (double), big, 20000 * sizeof (double));
+  H5Aclose (a);
+  H5Dclose (d);
+  H5Fclose (f);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -627,5 +722,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/hdf5/write/late-coordinate", test_late_coordinate);
   g_test_add_func ("/hdf5/write/types", test_types);
   g_test_add_func ("/hdf5/write/filters", test_filters);
+  g_test_add_func ("/hdf5/write/quantize-and-large-attribute", test_quantize_and_large_attribute);
   return g_test_run ();
 }

@@ -547,7 +547,19 @@ dimension_id (NczHdf5Format *self, NczDimension *dim)
   NczH5Node *node = ncz_h5_node (self, dim);
 
   if (node->dimid < 0)
-    node->dimid = self->next_dimid++;
+    {
+      if (!self->created)
+        {
+          /* a file opened for writing: after the ids it already has */
+          GHashTableIter iter;
+          NczH5Node *other;
+
+          g_hash_table_iter_init (&iter, self->nodes);
+          while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &other))
+            self->next_dimid = MAX (self->next_dimid, other->dimid + 1);
+        }
+      node->dimid = self->next_dimid++;
+    }
   return node->dimid;
 }
 

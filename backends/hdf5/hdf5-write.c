@@ -630,12 +630,12 @@ variable_storage (NczHdf5Format *self, NczVariable *var, Storage *st, GError **e
 
 /* netCDF-4's default chunk shape for a chunked variable whose chunking was
  * not chosen (netCDF-4 4.9's rule, so that a file reads back with the
- * chunk sizes netcdf-c would have given it): chunks of about 4 MiB,
+ * chunk sizes netcdf-c would have given it): chunks of about 16 MiB,
  * shaped like the variable (the unlimited dimensions count 1), 4 KiB for
  * a one-dimensional record variable, halved while a chunk exceeds 4 GiB,
  * then trimmed so the last chunk along each fixed dimension is as full as
  * can be. */
-#define NC4_DEFAULT_CHUNK_BYTES 4194304.0
+#define NC4_DEFAULT_CHUNK_BYTES 16777216.0
 #define NC4_DEFAULT_1D_UNLIMITED_BYTES 4096
 
 static void

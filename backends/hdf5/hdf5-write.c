@@ -1164,7 +1164,9 @@ materialize_group (NczHdf5Format *self, NczGroup *group, GError **error)
           NczVariable *var = g_ptr_array_index (vars, vi++);
           NczH5Node *vnode = ncz_h5_node (self, var);
 
-          if (vnode->id < 0)
+          if (vnode->unsupported)
+            ;   /* a variable of a type Ncz does not model: left as it is */
+          else if (vnode->id < 0)
             {
               if (!create_variable (self, var, error))
                 return FALSE;

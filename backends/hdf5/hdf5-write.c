@@ -52,6 +52,8 @@ static const char * const hidden_attributes[] = {
 
 /* What the writer keeps for a file, on the format object. */
 typedef struct {
+  GHashTable *defined; /* groups, dimensions and variables defined since a
+                        * file was opened for writing (a set) */
   gboolean dirty;   /* a definition since the last materialize */
   gboolean preserve_dimids; /* write _Netcdf4Dimid on every variable (below) */
   gboolean late_coordinate; /* a coordinate variable replaced its dimension's
@@ -68,6 +70,15 @@ write_state_quark (void)
   return q;
 }
 
+static void
+write_state_free (gpointer data)
+{
+  WriteState *st = data;
+
+  g_hash_table_unref (st->defined);
+  g_free (st);
+}
+
 static WriteState *
 write_state (NczHdf5Format *self)
 {
@@ -76,9 +87,27 @@ write_state (NczHdf5Format *self)
   if (st == NULL)
     {
       st = g_new0 (WriteState, 1);
-      g_object_set_qdata_full (G_OBJECT (self), write_state_quark (), st, g_free);
+      st->defined = g_hash_table_new (g_direct_hash, g_direct_equal);
+      g_object_set_qdata_full (G_OBJECT (self), write_state_quark (), st, write_state_free);
     }
   return st;
+}
+
+/* Whether the writer makes @object's HDF5 object when it has none: in a
+ * new file, everything; in a file opened for writing, what was defined
+ * since (what the reader found without an HDF5 object of its own, such
+ * as the phony dimensions of a file without dimension scales, stays
+ * so). */
+static gboolean
+is_ours (NczHdf5Format *self, gpointer object)
+{
+  return self->created || g_hash_table_contains (write_state (self)->defined, object);
+}
+
+static void
+note_defined (NczHdf5Format *self, gpointer object)
+{
+  g_hash_table_add (write_state (self)->defined, object);
 }
 
 static void
@@ -811,6 +840,8 @@ create_groups (NczHdf5Format *self, NczGroup *group, GError **error)
   NczH5Node *node = ncz_h5_node (self, group);
   g_autoptr(GPtrArray) children = NULL;
 
+  if (node->id < 0 && !is_ours (self, group))
+    return TRUE;
   if (node->id < 0)
     {
       NczH5Node *parent = ncz_h5_node (self, ncz_group_get_parent (group));
@@ -999,6 +1030,8 @@ attach_scales (NczHdf5Format *self, NczVariable *var, GError **error)
       NczDimension *dim = ncz_variable_get_dimension (var, i);
       NczH5Node *dnode = ncz_h5_peek_node (self, dim);
 
+      if ((dnode == NULL || dnode->scale < 0) && !is_ours (self, dim))
+        continue;   /* a dimension the file has no scale for (phony) */
       if (dnode == NULL || dnode->scale < 0 || H5DSattach_scale (node->id, dnode->scale, i) < 0)
         {
           g_autofree char *full = ncz_variable_get_full_name (var);
@@ -1155,7 +1188,7 @@ materialize_group (NczHdf5Format *self, NczGroup *group, GError **error)
           waiting = coordinate_variable (dim);
           if (waiting != NULL && ncz_h5_node (self, waiting)->id >= 0)
             waiting = NULL;   /* already in the file */
-          if (waiting == NULL && dnode->scale < 0 &&
+          if (waiting == NULL && dnode->scale < 0 && is_ours (self, dim) &&
               !create_dimension_scale (self, group, dim, error))
             return FALSE;
         }
@@ -1164,8 +1197,8 @@ materialize_group (NczHdf5Format *self, NczGroup *group, GError **error)
           NczVariable *var = g_ptr_array_index (vars, vi++);
           NczH5Node *vnode = ncz_h5_node (self, var);
 
-          if (vnode->unsupported)
-            ;   /* a variable of a type Ncz does not model: left as it is */
+          if (vnode->unsupported || (vnode->id < 0 && !is_ours (self, var)))
+            ;   /* not Ncz's to make (a type Ncz does not model, ...) */
           else if (vnode->id < 0)
             {
               if (!create_variable (self, var, error))
@@ -1196,6 +1229,8 @@ materialize_tree (NczHdf5Format *self, NczGroup *group, GError **error)
 {
   g_autoptr(GPtrArray) children = NULL;
 
+  if (ncz_h5_node (self, group)->id < 0)
+    return TRUE;
   if (!materialize_group (self, group, error))
     return FALSE;
   children = ncz_group_get_groups (group);
@@ -1350,6 +1385,8 @@ gboolean
 ncz_h5_group_defined (NczHdf5Format *self, NczGroup *group,
                       NczDefinitionChange change, GError **error)
 {
+  if (change == NCZ_DEFINITION_ADDED)
+    note_defined (self, group);
   mark_dirty (self);
   return TRUE;
 }
@@ -1359,7 +1396,10 @@ ncz_h5_dimension_defined (NczHdf5Format *self, NczDimension *dimension,
                           NczDefinitionChange change, GError **error)
 {
   if (change == NCZ_DEFINITION_ADDED)
-    dimension_id (self, dimension);
+    {
+      note_defined (self, dimension);
+      dimension_id (self, dimension);
+    }
   mark_dirty (self);
   return TRUE;
 }
@@ -1477,6 +1517,8 @@ ncz_h5_variable_defined (NczHdf5Format *self, NczVariable *variable,
 {
   NczH5Node *node = ncz_h5_node (self, variable);
 
+  if (change == NCZ_DEFINITION_ADDED)
+    note_defined (self, variable);
   mark_dirty (self);
   node->attrs_dirty = TRUE;   /* _FillValue, _Quantize... follow definitions */
   if (change == NCZ_DEFINITION_CHANGED && node->id >= 0 && !node->unsupported)

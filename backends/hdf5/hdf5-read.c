@@ -104,7 +104,7 @@ typedef struct {
   GHashTable *scales;       /* object key -> NczDimension */
   GString *unsupported;
   int next_dimid;
-  gboolean netcdf4;
+  guint n_markers;          /* attributes with names netCDF-4 reserves */
   gboolean classic;
 } Loader;
 
@@ -379,6 +379,22 @@ hidden_attribute (const char *name, gboolean is_root)
     if (g_str_equal (name, hidden[i]))
       return TRUE;
   return is_root && g_str_equal (name, "_NCProperties");
+}
+
+/* Attribute names netCDF-4 reserves for itself */
+static gboolean
+netcdf_marker (const char *name)
+{
+  static const char * const reserved[] = {
+    "CLASS", "DIMENSION_LIST", "NAME", "REFERENCE_LIST", "_ARRAY_DIMENSIONS", "_Codecs",
+    "_Format", "_IsNetcdf4", "_NCProperties", "_NCZARR_ATTR", "_Netcdf4Coordinates",
+    "_Netcdf4Dimid", "_SuperblockVersion", "_nc3_strict", "_nczarr_attr", NULL
+  };
+
+  for (guint i = 0; reserved[i]; i++)
+    if (g_str_equal (name, reserved[i]))
+      return TRUE;
+  return FALSE;
 }
 
 typedef struct {
@@ -712,12 +728,22 @@ examine_dataset (Loader *L, GroupInfo *g, hid_t id, const char *link_name, GErro
     ds->rank = -1;      /* a null dataspace: no place in the model */
   H5Sclose (space);
 
+  /* netCDF-4's own attribute names, counted to tell whether netCDF-4
+   * wrote the file (_IsNetcdf4) as netcdf-c does */
+  {
+    g_autoptr(GPtrArray) names = attribute_names (L, id, H5I_INVALID_HID, object, error);
+
+    if (names == NULL)
+      return FALSE;
+    for (guint i = 0; i < names->len; i++)
+      if (netcdf_marker (g_ptr_array_index (names, i)))
+        L->n_markers++;
+  }
+
   klass = read_text_attribute (id, "CLASS");
   ds->is_scale = klass != NULL && g_str_equal (klass, "DIMENSION_SCALE") && ds->rank >= 1;
   if (!read_int_attribute (L, id, object, "_Netcdf4Coordinates", &ds->coords, error))
     return FALSE;
-  if (ds->coords)
-    L->netcdf4 = TRUE;
   if (g_str_has_prefix (link_name, NON_COORD_PREFIX) && link_name[strlen (NON_COORD_PREFIX)])
     {
       g_free (ds->name);
@@ -741,7 +767,6 @@ examine_dataset (Loader *L, GroupInfo *g, hid_t id, const char *link_name, GErro
           return FALSE;
         }
       ds->dimid = g_array_index (dimid, int, 0);
-      L->netcdf4 = TRUE;
     }
   return TRUE;
 }
@@ -1464,7 +1489,6 @@ ncz_h5_load (NczHdf5Format *self, NczDataset *dataset, GError **error)
   else if (strict != NULL)
     L.classic = TRUE;
   H5Eclear2 (H5E_DEFAULT);
-  L.netcdf4 = self->nc_properties != NULL;
 
   L.dims_by_id = g_hash_table_new (g_direct_hash, g_direct_equal);
   L.scales = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -1482,7 +1506,10 @@ ncz_h5_load (NczHdf5Format *self, NczDataset *dataset, GError **error)
   self->next_dimid = L.next_dimid;
 
   info = g_malloc0 (sizeof (RootInfo) + L.unsupported->len + 1);
-  info->is_netcdf4 = L.netcdf4;
+  /* as netcdf-c decides it: _nc3_strict, or at least two of netCDF-4's
+   * attributes on datasets (a file with no dimensions is not netCDF-4's
+   * by that rule, even with _NCProperties) */
+  info->is_netcdf4 = L.classic || L.n_markers >= 2;
   info->classic = L.classic;
   memcpy (info->unsupported, L.unsupported->str, L.unsupported->len);
   g_free (node->data);

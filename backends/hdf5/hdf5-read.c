@@ -484,7 +484,7 @@ read_attribute (Loader *L, hid_t obj, const char *object, const char *name, NczA
 
   if (H5Tget_class (type) == H5T_STRING && H5Tis_variable_str (type) <= 0)
     {
-      /* char: the fixed-size text as it is stored */
+      /* char: the fixed-size text as it is stored (one string) */
       size_t size = H5Tget_size (type);
       g_autofree char *buf = NULL;
 
@@ -502,7 +502,19 @@ read_attribute (Loader *L, hid_t obj, const char *object, const char *name, NczA
                             L->file, where);
           goto out;
         }
-      *out = ncz_attribute_new_text (name, buf, (gssize) (size * n));
+      if (n <= 1)
+        *out = ncz_attribute_new_text (name, buf, (gssize) (size * n));
+      else
+        {
+          /* several fixed-size strings: a string attribute, each one up
+           * to its first NUL */
+          g_autoptr(GPtrArray) strv = g_ptr_array_new_with_free_func (g_free);
+
+          for (hsize_t i = 0; i < n; i++)
+            g_ptr_array_add (strv, g_strndup (buf + i * size, size));
+          *out = ncz_attribute_new_strings (name, (const char * const *) strv->pdata,
+                                            (gssize) n);
+        }
     }
   else if (t == NCZ_DATA_TYPE_STRING)
     {
@@ -1506,10 +1518,10 @@ ncz_h5_load (NczHdf5Format *self, NczDataset *dataset, GError **error)
   self->next_dimid = L.next_dimid;
 
   info = g_malloc0 (sizeof (RootInfo) + L.unsupported->len + 1);
-  /* as netcdf-c decides it: _nc3_strict, or at least two of netCDF-4's
-   * attributes on datasets (a file with no dimensions is not netCDF-4's
-   * by that rule, even with _NCProperties) */
-  info->is_netcdf4 = L.classic || L.n_markers >= 2;
+  /* as netcdf-c decides it: not the classic model, and at least two of
+   * netCDF-4's attributes on datasets (a file with no dimensions is not
+   * netCDF-4's by that rule, even with _NCProperties) */
+  info->is_netcdf4 = !L.classic && L.n_markers >= 2;
   info->classic = L.classic;
   memcpy (info->unsupported, L.unsupported->str, L.unsupported->len);
   g_free (node->data);

@@ -128,7 +128,8 @@ def main():
     if not ncdump or not ncgen or not os.path.isdir(corpus):
         print('1..0 # SKIP ncdump/ncgen or the corpus (%s) is missing' % corpus)
         return 0
-    known = parse_known(KNOWN)
+    # rows for cases/... belong to test-hdf5-read-cases.py
+    known = [r for r in parse_known(KNOWN) if not r['dataset'].startswith('cases/')]
     work = tempfile.mkdtemp(prefix='ncz-hdf5-corpus-')
     results = []   # (ok, description, diagnostics, directive)
     try:

@@ -91,10 +91,28 @@ def row_applies(row, dataset, options):
     return row['options'] == '*' or want == options
 
 
-def run(argv, timeout=TIMEOUT):
+# ncgen and ncdump find HDF5 filter plugins (zstd, blosc, ...) in the peer
+# build's plugin folder, so that CDL asking for them is written and read;
+# ncz-dump runs without it (Ncz registers its own codecs with HDF5).
+def shared_dir():
+    corpus = os.environ.get('NCZ_CORPUS_DIR')
+    if corpus:
+        return os.path.dirname(os.path.normpath(corpus))
+    return os.path.normpath(os.path.join(HERE, '..', '..', '..', '..', 'shared'))
+
+
+def netcdf_env():
+    env = dict(os.environ)
+    plugins = os.path.join(shared_dir(), 'peers', 'netcdf-c-4.10.1', 'plugins')
+    if os.path.isdir(plugins) and 'HDF5_PLUGIN_PATH' not in env:
+        env['HDF5_PLUGIN_PATH'] = plugins
+    return env
+
+
+def run(argv, timeout=TIMEOUT, env=None):
     try:
         p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=timeout)
+                           timeout=timeout, env=env)
         return p.returncode, p.stdout.decode('utf-8', 'surrogateescape'), \
             p.stderr.decode('utf-8', 'surrogateescape')
     except subprocess.TimeoutExpired:
@@ -117,9 +135,7 @@ def main():
             ncz_dump = a.split('=', 1)[1]
         else:
             selectors.append(a)
-    corpus = os.path.join(os.environ.get('NCZ_CORPUS_DIR',
-                                         os.path.join(HERE, '..', '..', '..', '..', 'shared',
-                                                      'corpus')), 'netcdf-c')
+    corpus = os.path.join(shared_dir(), 'corpus', 'netcdf-c')
     ncdump = os.environ.get('NCDUMP') or shutil.which('ncdump')
     ncgen = os.environ.get('NCGEN') or shutil.which('ncgen')
     if not ncz_dump or not os.path.exists(ncz_dump):
@@ -148,7 +164,7 @@ def main():
             os.makedirs(outdir, exist_ok=True)
             if rel.endswith('.cdl'):
                 path = os.path.join(outdir, os.path.basename(rel)[:-4] + '.nc')
-                rc, out, err = run([ncgen, '-4', '-o', path, src])
+                rc, out, err = run([ncgen, '-4', '-o', path, src], env=netcdf_env())
                 if rc != 0 or not os.path.exists(path):
                     results.append((True, '%s: ncgen -4 rejects it' % rel, [], 'SKIP'))
                     continue
@@ -197,7 +213,7 @@ def compare(rel, path, options, ncdump, ncz_dump, known):
     opts = options.split()
     if 'header-only' in keys and '-h' not in opts:
         opts.append('-h')
-    rc1, ref, err1 = run([ncdump] + opts + [path])
+    rc1, ref, err1 = run([ncdump] + opts + [path], env=netcdf_env())
     rc2, got, err2 = run([ncz_dump] + opts + [path])
     if rc2 != 0:
         return (False, name, ['ncz-dump failed (%s): %s' % (rc2, err2.strip())],

@@ -24,7 +24,12 @@
  *    netcdf-c 4.9 infers them for files written by h5py and others. An
  *    unlimited dimension is as long as the longest extent along it.
  *
- * Attributes are read in creation order (name order when not tracked).
+ * Hard and soft links are followed: an object reached by two links shows
+ * twice, as netcdf-c shows it. External links (other files) and links
+ * back to the group itself or an enclosing one are not followed.
+ *
+ * Attributes are read in creation order (the stored order when not
+ * tracked).
  * Those netCDF-4 keeps for itself are not shown: _Netcdf4Dimid,
  * _Netcdf4Coordinates, DIMENSION_LIST, REFERENCE_LIST, CLASS, NAME,
  * _ARRAY_DIMENSIONS, _nc3_strict (it makes the file's format "netCDF-4
@@ -39,7 +44,8 @@
  * ncz-dump -s shows what was left out.
  *
  * Fill values: a _FillValue attribute is the variable's fill value in
- * its place among the attributes; otherwise a fill value set in the
+ * its place among the attributes (one not of the variable's type, which
+ * the model cannot hold, is left out and listed as unsupported); otherwise a fill value set in the
  * dataset's creation properties fills unwritten elements without being an
  * attribute. A dataset whose fill time is "never", or whose fill value
  * was never set, has no fill (_NoFill), as netcdf-c reads it.
@@ -57,7 +63,7 @@
 #define NON_COORD_PREFIX "_nc4_non_coord_"
 #define DIM_ONLY_PREFIX "This is a netCDF dimension but not a netCDF variable"
 /* More elements than this in one attribute is taken for damage */
-#define MAX_ATTRIBUTE_ELEMENTS ((hsize_t) 1 << 28)
+#define MAX_ATTRIBUTE_ELEMENTS ((hsize_t) 1 << 26)
 #define MAX_FILTER_PARAMS 256   /* libhdf5 refuses more */
 #define MAX_DIMID (G_MAXINT / 2)
 
@@ -95,13 +101,15 @@ struct _GroupInfo {
   char *path;
   GPtrArray *datasets;      /* DsInfo */
   GPtrArray *children;      /* GroupInfo */
+  GroupInfo *parent;
+  char *key;                /* object_key() of the group */
 };
 
 typedef struct {
   NczHdf5Format *self;
   const char *file;
   GHashTable *dims_by_id;   /* int id -> NczDimension */
-  GHashTable *scales;       /* object key -> NczDimension */
+  GHashTable *scales;       /* object key -> GPtrArray of NczDimension */
   GString *unsupported;
   int next_dimid;
   guint n_markers;          /* attributes with names netCDF-4 reserves */
@@ -130,6 +138,7 @@ group_info_free (gpointer p)
   GroupInfo *g = p;
 
   g_free (g->path);
+  g_free (g->key);
   g_ptr_array_unref (g->datasets);
   g_ptr_array_unref (g->children);
   g_free (g);
@@ -494,6 +503,13 @@ read_attribute (Loader *L, hid_t obj, const char *object, const char *name, NczA
                size, (guint64) n);
           goto out;
         }
+      if ((hsize_t) size * n > H5Aget_storage_size (attr))
+        {
+          bad (L, error, where, "%" G_GUINT64_FORMAT " values of %zu bytes do not fit in its "
+               "%" G_GUINT64_FORMAT " bytes", (guint64) n, size,
+               (guint64) H5Aget_storage_size (attr));
+          goto out;
+        }
       buf = g_malloc0 (size * n + 1);
       mem = H5Tcopy (type);
       if (n > 0 && (mem < 0 || H5Aread (attr, mem, buf) < 0))
@@ -539,8 +555,17 @@ read_attribute (Loader *L, hid_t obj, const char *object, const char *name, NczA
   else
     {
       gsize size = ncz_data_type_get_size (t);
-      g_autofree guint8 *buf = g_malloc0 (MAX (size * n, 1));
+      g_autofree guint8 *buf = NULL;
       g_autoptr(GError) local = NULL;
+
+      if ((hsize_t) H5Tget_size (type) * n > H5Aget_storage_size (attr))
+        {
+          bad (L, error, where, "%" G_GUINT64_FORMAT " values of %zu bytes do not fit in its "
+               "%" G_GUINT64_FORMAT " bytes", (guint64) n, H5Tget_size (type),
+               (guint64) H5Aget_storage_size (attr));
+          goto out;
+        }
+      buf = g_malloc0 (MAX (size * n, 1));
 
       mem = ncz_h5_mem_type (t);
       if (n > 0 && (mem < 0 || H5Aread (attr, mem, buf) < 0))
@@ -603,6 +628,14 @@ load_attributes (Loader *L, hid_t obj, hid_t cpl, const char *object, NczGroup *
         }
       ok = var ? ncz_variable_set_attribute (var, attr, &local)
                : ncz_group_set_attribute (group, attr, &local);
+      if (!ok && var != NULL && g_str_equal (name, "_FillValue"))
+        {
+          /* not one value of the variable's type: the model has no place
+           * for it; the dataset's own fill value still applies */
+          g_autofree char *what = g_strdup_printf ("%s:%s", object, name);
+          note_unsupported (L, what, "_FillValue not of the variable's type");
+          continue;
+        }
       if (!ok)
         {
           g_autofree char *where = g_strdup_printf ("attribute %s of %s", name, object);
@@ -673,10 +706,11 @@ link_names (Loader *L, hid_t gid, const char *path, GError **error)
   return names;
 }
 
-/* Whether link @name of @gid is a hard link (soft and external links are
- * not followed, as netcdf-c does not). */
+/* Whether link @name of @gid is followed: hard and soft links are, as
+ * netcdf-c follows them (an object reached by two links shows twice);
+ * external links, which name other files, are not. */
 static gboolean
-is_hard_link (hid_t gid, const char *name)
+link_followed (hid_t gid, const char *name)
 {
 #if H5_VERSION_GE(1, 12, 0)
   H5L_info2_t info;
@@ -691,7 +725,13 @@ is_hard_link (hid_t gid, const char *name)
       H5Eclear2 (H5E_DEFAULT);
       return FALSE;
     }
-  return info.type == H5L_TYPE_HARD;
+  if (info.type == H5L_TYPE_SOFT && H5Oexists_by_name (gid, name, H5P_DEFAULT) <= 0)
+    {
+      /* a dangling soft link */
+      H5Eclear2 (H5E_DEFAULT);
+      return FALSE;
+    }
+  return info.type == H5L_TYPE_HARD || info.type == H5L_TYPE_SOFT;
 }
 
 static gboolean
@@ -855,7 +895,19 @@ add_scale_dimensions (Loader *L, GroupInfo *g, GError **error)
                             "%s: reading the object header of %s", L->file, object);
           return FALSE;
         }
-      g_hash_table_insert (L->scales, key, ds->dim);
+      {
+        /* a scale reached by several links is a dimension in each group */
+        GPtrArray *dims = g_hash_table_lookup (L->scales, key);
+
+        if (dims == NULL)
+          {
+            dims = g_ptr_array_new ();
+            g_hash_table_insert (L->scales, key, dims);
+          }
+        else
+          g_free (key);
+        g_ptr_array_add (dims, ds->dim);
+      }
       node = ncz_h5_node (L->self, ds->dim);
       node->dimid = ds->dimid;
       if (ds->dim_only)
@@ -888,7 +940,7 @@ read_group (Loader *L, GroupInfo *g, int depth, GError **error)
       hid_t obj;
       H5I_type_t kind;
 
-      if (!is_hard_link (g->id, name))
+      if (!link_followed (g->id, name))
         continue;
       obj = H5Oopen (g->id, name, H5P_DEFAULT);
       if (obj < 0)
@@ -900,10 +952,29 @@ read_group (Loader *L, GroupInfo *g, int depth, GError **error)
       kind = H5Iget_type (obj);
       if (kind == H5I_GROUP)
         {
+          g_autofree char *key = object_key (obj);
+          gboolean cycle = key == NULL;
+
+          for (GroupInfo *a = g; a != NULL && !cycle; a = a->parent)
+            cycle = a->key != NULL && g_str_equal (a->key, key);
+          if (cycle)
+            {
+              /* a link to the group itself or an enclosing one */
+              H5Eclear2 (H5E_DEFAULT);
+              H5Gclose (obj);
+              note_unsupported (L, object, "a link to an enclosing group");
+              continue;
+            }
+          g_free (g_steal_pointer (&key));
+        }
+      if (kind == H5I_GROUP)
+        {
           GroupInfo *child = g_new0 (GroupInfo, 1);
           g_autoptr(GError) local = NULL;
 
           child->id = obj;
+          child->parent = g;
+          child->key = object_key (obj);
           child->path = g_steal_pointer (&object);
           child->datasets = g_ptr_array_new_with_free_func (ds_info_free);
           child->children = g_ptr_array_new_with_free_func (group_info_free);
@@ -953,7 +1024,8 @@ dimension_visible (NczGroup *group, NczDimension *dim)
 
 /* The scales DIMENSION_LIST attaches to each axis (NULL where none). */
 static gboolean
-dimension_list (Loader *L, DsInfo *ds, const char *object, NczDimension **dims, GError **error)
+dimension_list (Loader *L, NczGroup *group, DsInfo *ds, const char *object, NczDimension **dims,
+                GError **error)
 {
   hid_t attr, type = H5I_INVALID_HID, space = H5I_INVALID_HID, mem = H5I_INVALID_HID;
   hvl_t lists[H5S_MAX_RANK];
@@ -1008,6 +1080,7 @@ dimension_list (Loader *L, DsInfo *ds, const char *object, NczDimension **dims, 
       hobj_ref_t ref;
       hid_t scale;
       g_autofree char *key = NULL;
+      GPtrArray *dims_of_scale;
       NczDimension *dim;
 
       if (lists[i].len == 0 || lists[i].p == NULL)
@@ -1023,11 +1096,16 @@ dimension_list (Loader *L, DsInfo *ds, const char *object, NczDimension **dims, 
         }
       key = object_key (scale);
       H5Oclose (scale);
-      dim = key ? g_hash_table_lookup (L->scales, key) : NULL;
+      dims_of_scale = key ? g_hash_table_lookup (L->scales, key) : NULL;
+      dim = NULL;
+      for (guint j = 0; dims_of_scale && j < dims_of_scale->len && dim == NULL; j++)
+        if (dimension_visible (group, g_ptr_array_index (dims_of_scale, j)))
+          dim = g_ptr_array_index (dims_of_scale, j);
       H5Eclear2 (H5E_DEFAULT);
       if (dim == NULL)
         {
-          bad (L, error, object, "DIMENSION_LIST[%d] does not refer to a dimension scale", i);
+          bad (L, error, object, "DIMENSION_LIST[%d] does not refer to a dimension scale of "
+               "the group or an enclosing one", i);
           goto out;
         }
       dims[i] = dim;
@@ -1305,7 +1383,7 @@ load_variable (Loader *L, GroupInfo *g, DsInfo *ds, GError **error)
     {
       if (ds->is_scale)
         dims[0] = ds->dim;
-      if (ds->rank > (ds->is_scale ? 1 : 0) && !dimension_list (L, ds, object, dims, error))
+      if (ds->rank > (ds->is_scale ? 1 : 0) && !dimension_list (L, g->group, ds, object, dims, error))
         return FALSE;
       if (ds->is_scale)
         dims[0] = ds->dim;
@@ -1503,12 +1581,16 @@ ncz_h5_load (NczHdf5Format *self, NczDataset *dataset, GError **error)
   H5Eclear2 (H5E_DEFAULT);
 
   L.dims_by_id = g_hash_table_new (g_direct_hash, g_direct_equal);
-  L.scales = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  L.scales = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                    (GDestroyNotify) g_ptr_array_unref);
   L.unsupported = g_string_new (NULL);
+
   root = g_new0 (GroupInfo, 1);
   root->group = ncz_dataset_get_root_group (dataset);
   root->id = rid;
   root->path = g_strdup ("/");
+  root->key = object_key (rid);
+  H5Eclear2 (H5E_DEFAULT);
   root->datasets = g_ptr_array_new_with_free_func (ds_info_free);
   root->children = g_ptr_array_new_with_free_func (group_info_free);
   node = ncz_h5_node (self, root->group);

@@ -358,6 +358,26 @@ with h5py.File(PATH, 'w') as f:
     f.attrs['fixed_one'] = np.bytes_(b'text')
 '''
 
+H5PY['h5py_links'] = r'''
+with h5py.File(PATH, 'w') as f:
+    g = f.create_group('g')
+    g['v'] = np.arange(3, dtype='i4')
+    f['g2'] = g
+    f['w'] = np.arange(2, dtype='i4')
+    f['w'].attrs['_FillValue'] = np.float64(1.5)
+    f['soft'] = h5py.SoftLink('/w')
+'''
+
+# ncdump 4.9.0 fails on these ("HDF error"); ncz-dump leaves the links out
+H5PY['h5py_badlinks'] = r'''
+with h5py.File(PATH, 'w') as f:
+    g = f.create_group('g')
+    g['v'] = np.arange(3, dtype='i4')
+    g['up'] = f['/']
+    f['dangling'] = h5py.SoftLink('/nowhere')
+    f['ext'] = h5py.ExternalLink('other.h5', '/x')
+'''
+
 CDL['nofill_unwritten'] = r'''netcdf nofill_unwritten {
 dimensions:
   n = 2 ;
@@ -459,6 +479,17 @@ def check_usertypes(tap, ncz_dump, path):
     tap.add(rc != 0 or 'cmp_t' not in out, 'usertypes: the compound variable is not readable')
 
 
+def check_badlinks(tap, ncz_dump, path):
+    rc, out, err = run([ncz_dump, '-s', path])
+    lines = out.split('\n')
+    ok = rc == 0 and '  \tint v(phony_dim_0) ;' in lines and ' v = 0, 1, 2 ;' in ''.join(
+        l + '\n' for l in lines).replace('   v =', ' v =') and \
+        ':_Unsupported = "/g/up (a link to an enclosing group)" ;' in out and \
+        'dangling' not in out and 'ext' not in out.replace('netcdf', '')
+    tap.add(ok, 'h5py_badlinks: a link to an enclosing group, a dangling soft link and an '
+            'external link are left out', [] if ok else [str(rc), err.strip()] + lines)
+
+
 def check_damaged(tap, ncz_dump, path, name):
     """Truncations and changed bytes: an error naming the file, or a
     successful dump; never a crash, a hang or HDF5's own messages."""
@@ -519,6 +550,9 @@ def main():
         for name, path in files.items():
             if name == 'usertypes':
                 check_usertypes(tap, ncz_dump, path)
+                continue
+            if name == 'h5py_badlinks':
+                check_badlinks(tap, ncz_dump, path)
                 continue
             for options in ('', '-s'):
                 ok, desc, diag, directive = corpus_dump.compare(

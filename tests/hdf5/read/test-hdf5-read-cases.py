@@ -378,6 +378,59 @@ with h5py.File(PATH, 'w') as f:
     f['ext'] = h5py.ExternalLink('other.h5', '/x')
 '''
 
+# written by h5netcdf (netCDF-4's conventions without netcdf-c)
+H5PY['h5netcdf'] = r'''
+import h5netcdf
+with h5netcdf.File(PATH, 'w') as f:
+    f.dimensions = {'x': 3, 't': None}
+    v = f.create_variable('x', ('x',), float)
+    v[:] = [1, 2, 3]
+    w = f.create_variable('data', ('t', 'x'), 'i4', chunks=(1, 3), compression='gzip')
+    f.resize_dimension('t', 2)
+    w[:] = np.arange(6).reshape(2, 3)
+    w.attrs['units'] = 'K'
+    g = f.create_group('sub')
+    g.dimensions = {'y': 2}
+    u = g.create_variable('u', ('y', 'x'), 'f4')
+    s = g.create_variable('s', ('y',), dtype=h5py.string_dtype())
+    s[:] = np.array(['a', 'bc'], dtype=object)
+    f.attrs['title'] = 'h5netcdf'
+'''
+
+# names netCDF-4 stores specially: a variable named like a dimension it
+# does not use (_nc4_non_coord_), a multi-dimensional coordinate variable,
+# a dimension of a subgroup shadowing the root's
+CDL['names'] = r'''netcdf names {
+dimensions:
+  time = UNLIMITED ;
+  len = 5 ;
+  x = 2 ;
+  y = 4 ;
+variables:
+  char time(time, len) ;
+  int x(x) ;
+  int y(x) ;
+  string ss(x) ;
+    string ss:a = "p", "q" ;
+    ss:_FillValue = "fill" ;
+data:
+  y = 1, 2 ;
+group: g {
+  dimensions:
+    x = 3 ;
+  variables:
+    int shadow(x) ;
+    int parent_x(/x) ;
+  data:
+    shadow = 1, 2, 3 ;
+  group: h {
+    variables:
+      int both(/x, x) ;
+  }
+}
+}
+'''
+
 CDL['nofill_unwritten'] = r'''netcdf nofill_unwritten {
 dimensions:
   n = 2 ;

@@ -881,7 +881,12 @@ add_scale_dimensions (Loader *L, GroupInfo *g, GError **error)
       NczH5Node *node;
       char *key;
 
-      ds->dim = ncz_group_add_dimension (g->group, ds->name, ds->dims[0], unlimited, &local);
+      /* an unlimited dimension is as long as its longest variable, as
+       * netcdf-c counts it: the extent of a dimension-only scale does not
+       * count */
+      ds->dim = ncz_group_add_dimension (g->group, ds->name,
+                                         unlimited && ds->dim_only ? 0 : ds->dims[0],
+                                         unlimited, &local);
       if (ds->dim == NULL)
         {
           bad (L, error, object, "dimension %s: %s", ds->name, local->message);

@@ -382,11 +382,12 @@ with h5py.File(PATH, 'w') as f:
 H5PY['h5netcdf'] = r'''
 import h5netcdf
 with h5netcdf.File(PATH, 'w') as f:
-    f.dimensions = {'x': 3, 't': None}
+    f.dimensions = {'x': 3, 't': None, 'unused': None}
     v = f.create_variable('x', ('x',), float)
     v[:] = [1, 2, 3]
     w = f.create_variable('data', ('t', 'x'), 'i4', chunks=(1, 3), compression='gzip')
     f.resize_dimension('t', 2)
+    f.resize_dimension('unused', 4)
     w[:] = np.arange(6).reshape(2, 3)
     w.attrs['units'] = 'K'
     g = f.create_group('sub')

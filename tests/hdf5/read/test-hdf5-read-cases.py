@@ -368,6 +368,17 @@ with h5py.File(PATH, 'w') as f:
     f['soft'] = h5py.SoftLink('/w')
 '''
 
+# types without a name in the file (h5py's compound and bool): netcdf-c
+# leaves such datasets out, dimensions and all
+H5PY['h5py_usertypes'] = r'''
+with h5py.File(PATH, 'w') as f:
+    f['a'] = np.zeros(5, dtype=[('i', 'i4'), ('d', 'f8')])
+    f['b'] = np.arange(3, dtype='i4')
+    f['e'] = np.array([True, False])
+    f['b'].attrs['flag'] = np.bool_(True)
+    f['b'].attrs['units'] = 'm'
+'''
+
 # ncdump 4.9.0 fails on these ("HDF error"); ncz-dump leaves the links out
 H5PY['h5py_badlinks'] = r'''
 with h5py.File(PATH, 'w') as f:

@@ -116,6 +116,26 @@ assert_ncdump (const char *path, const char *expected)
   g_assert_cmpstr (out, ==, expected);
 }
 
+/* ncdump (no option) of @path. */
+static char *
+ncdump_data (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *ncdump = g_find_program_in_path ("ncdump");
+  g_autofree char *err = NULL;
+  const char *argv[] = { ncdump, path, NULL };
+  char *out = NULL;
+  int status = 0;
+
+  g_assert_nonnull (ncdump);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &status, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_cmpint (status, ==, 0);
+  return out;
+}
+
 /* A new file: netCDF-4's creation properties and _NCProperties naming Ncz. */
 static void
 test_new_file (void)
@@ -709,6 +729,128 @@ test_quantize_and_large_attribute (void)
   H5Fclose (f);
 }
 
+/* A file netcdf-c wrote, opened for writing: what is defined is added
+ * beside what it has, attributes changed in place, data written to old
+ * and new variables. */
+static void
+test_open_for_writing (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = temp_path ("opened.nc");
+  g_autofree char *cdl = temp_path ("opened.cdl");
+  g_autofree char *ncgen = g_find_program_in_path ("ncgen");
+  g_autofree char *dump = NULL;
+  const char *argv[] = { ncgen, "-4", "-o", path, cdl, NULL };
+  const char *text =
+    "netcdf opened {\n"
+    "dimensions:\n"
+    "\tx = 3 ;\n"
+    "\tt = UNLIMITED ;\n"
+    "variables:\n"
+    "\tfloat x(x) ;\n"
+    "\t\tx:units = \"m\" ;\n"
+    "\tint v(t, x) ;\n"
+    "\t\tv:long_name = \"old\" ;\n"
+    "\t\tv:keep = 1 ;\n"
+    "\n"
+    "// global attributes:\n"
+    "\t\t:title = \"from ncgen\" ;\n"
+    "data:\n"
+    "\n"
+    " x = 1, 2, 3 ;\n"
+    "\n"
+    " v =\n"
+    "  1, 2, 3 ;\n"
+    "}\n";
+  const char *expected =
+    "netcdf opened {\n"
+    "dimensions:\n"
+    "\tx = 3 ;\n"
+    "\tt = UNLIMITED ; // (2 currently)\n"
+    "\tn = 2 ;\n"
+    "variables:\n"
+    "\tfloat x(x) ;\n"
+    "\t\tx:units = \"m\" ;\n"
+    "\tint v(t, x) ;\n"
+    "\t\tv:long_name = \"changed\" ;\n"
+    "\t\tv:keep = 1 ;\n"
+    "\tdouble w(n, x) ;\n"
+    "\t\tw:_FillValue = -1. ;\n"
+    "\n"
+    "// global attributes:\n"
+    "\t\t:title = \"from ncgen\" ;\n"
+    "\t\t:history = \"added by Ncz\" ;\n"
+    "data:\n"
+    "\n"
+    " x = 1, 2, 3 ;\n"
+    "\n"
+    " v =\n"
+    "  1, 2, 3,\n"
+    "  4, 5, 6 ;\n"
+    "\n"
+    " w =\n"
+    "  0.5, _, _,\n"
+    "  _, _, _ ;\n"
+    "\n"
+    "group: sub {\n"
+    "  variables:\n"
+    "  \tint64 s(x) ;\n"
+    "  data:\n"
+    "\n"
+    "   s = 7, 8, 9 ;\n"
+    "  } // group sub\n"
+    "}\n";
+  NczDataset *ds;
+  NczGroup *root, *sub;
+  NczDimension *x, *n, *nx[2];
+  NczVariable *v, *w, *sv;
+  g_autoptr(NczAttribute) history = ncz_attribute_new_text ("history", "added by Ncz", -1);
+  g_autoptr(NczAttribute) long_name = ncz_attribute_new_text ("long_name", "changed", -1);
+  gint32 row[3] = { 4, 5, 6 };
+  gint64 svals[3] = { 7, 8, 9 };
+  double half = 0.5, fill = -1;
+  g_autoptr(GBytes) fill_bytes = g_bytes_new (&fill, sizeof fill);
+  guint64 start[2] = { 1, 0 }, count[2] = { 1, 3 }, one[2] = { 1, 1 }, origin[2] = { 0, 0 };
+  int status = 0;
+
+  g_assert_nonnull (ncgen);   /* netcdf-bin */
+  g_assert_true (g_file_set_contents (cdl, text, -1, &error));
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL,
+                               NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+
+  ds = ncz_dataset_open (path, NCZ_OPEN_WRITE, NULL, &error);
+  g_assert_no_error (error);
+  root = ncz_dataset_get_root_group (ds);
+  x = ncz_group_get_dimension (root, "x");
+  v = ncz_group_get_variable (root, "v");
+  g_assert_nonnull (x);
+  g_assert_nonnull (v);
+  g_assert_true (ncz_group_set_attribute (root, history, &error));
+  g_assert_true (ncz_variable_set_attribute (v, long_name, &error));
+  g_assert_true (ncz_variable_write (v, start, 2, count, 2, NULL, 0, row, sizeof row, NULL,
+                                     &error));
+  g_assert_no_error (error);
+  n = ncz_group_add_dimension (root, "n", 2, FALSE, &error);
+  nx[0] = n;
+  nx[1] = x;
+  w = ncz_group_add_variable (root, "w", NCZ_DATA_TYPE_DOUBLE, 2, nx, &error);
+  g_assert_true (ncz_variable_set_fill_value (w, fill_bytes, &error));
+  g_assert_true (ncz_variable_write (w, origin, 2, one, 2, NULL, 0, &half, sizeof half, NULL,
+                                     &error));
+  g_assert_no_error (error);
+  sub = ncz_group_add_group (root, "sub", &error);
+  sv = ncz_group_add_variable (sub, "s", NCZ_DATA_TYPE_INT64, 1, &x, &error);
+  g_assert_true (ncz_variable_write (sv, origin, 1, count + 1, 1, NULL, 0, svals, sizeof svals,
+                                     NULL, &error));
+  g_assert_no_error (error);
+  close_dataset (ds);
+
+  dump = ncdump_data (path);
+  g_assert_cmpstr (dump, ==, expected);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -723,5 +865,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/hdf5/write/types", test_types);
   g_test_add_func ("/hdf5/write/filters", test_filters);
   g_test_add_func ("/hdf5/write/quantize-and-large-attribute", test_quantize_and_large_attribute);
+  g_test_add_func ("/hdf5/write/open-for-writing", test_open_for_writing);
   return g_test_run ();
 }

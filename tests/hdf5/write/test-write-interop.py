@@ -17,14 +17,16 @@
 #      groups and datasets, types, shapes, values, attributes (dimension
 #      scale references compared by the names they point to);
 #   6. xarray (engine h5netcdf, else netcdf4) opens every group of it
-#      with values and attributes identical to the reference's.
+#      with values and attributes identical to the reference's;
+#   7. `ncz-dump` of it equals `ncdump` of it, plain and with -s (when
+#      --ncz-dump is given).
 # Where the reference is wrong (ncgen 4.9.0 stores something else than
 # the CDL says), the check is excused by KNOWN below with the reason; a
 # row that no longer excuses anything fails.
 # Last, a creation that fails leaves the file that was at the path as it
 # was.
 #
-# Usage: test-write-interop.py --ncz-gen=PATH [substring...]
+# Usage: test-write-interop.py --ncz-gen=PATH [--ncz-dump=PATH] [substring...]
 # Environment: NCZ_CORPUS_DIR (the shared corpus, containing netcdf-c/
 # and, beside it, ../peers), NCGEN, NCDUMP, H5DUMP (optional paths).
 # Prints TAP.
@@ -257,7 +259,7 @@ def compare_xarray(ref, ncz, engine):
 # ---- one CDL file ----
 
 def check_cdl(tap, cdl, name, label, tools, work):
-    ncgen, ncdump, h5dump, ncz_gen, peers, engine = tools
+    ncgen, ncdump, h5dump, ncz_gen, ncz_dump, peers, engine = tools
     ref_dir = os.path.join(work, 'ref')
     ncz_dir = os.path.join(work, 'ncz')
     ref = os.path.join(ref_dir, name + '.nc')
@@ -304,6 +306,12 @@ def check_cdl(tap, cdl, name, label, tools, work):
               without_ncproperties(a) == without_ncproperties(c),
               e1 + e2 + diff(without_ncproperties(a), without_ncproperties(c),
                              'ncgen -4 (%s)' % version, 'ncz-gen (%s)' % version))
+    if ncz_dump:
+        for opts in ([], ['-s']):
+            st1, a, e1 = run([ncdump] + opts + [ncz])
+            st2, b, e2 = run([ncz_dump] + opts + [ncz])
+            check(' '.join(['ncz-dump'] + opts), st1 == 0 and st2 == 0 and a == b,
+                  e1 + e2 + diff(a, b, 'ncdump', 'ncz-dump'))
     good, detail = compare_h5(ref, ncz)
     check('h5py', good, detail)
     if engine is None:
@@ -339,11 +347,13 @@ def check_failed_creation(tap, ncz_gen, work):
 
 
 def main():
-    ncz_gen = None
+    ncz_gen = ncz_dump = None
     selectors = []
     for arg in sys.argv[1:]:
         if arg.startswith('--ncz-gen='):
             ncz_gen = arg.split('=', 1)[1]
+        elif arg.startswith('--ncz-dump='):
+            ncz_dump = arg.split('=', 1)[1]
         else:
             selectors.append(arg)
     if not ncz_gen:
@@ -375,7 +385,7 @@ def main():
         cdls = [c for c in cdls if any(s in c for s in selectors)]
 
     tap = Tap()
-    tools = (ncgen, ncdump, h5dump, ncz_gen, peers, engine)
+    tools = (ncgen, ncdump, h5dump, ncz_gen, ncz_dump, peers, engine)
     with tempfile.TemporaryDirectory(prefix='ncz-hdf5-write-') as work:
         os.makedirs(os.path.join(work, 'ref'))
         os.makedirs(os.path.join(work, 'ncz'))

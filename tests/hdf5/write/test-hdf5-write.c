@@ -303,6 +303,18 @@ test_late_definitions (void)
   /* undo in the model what the file does not have */
   g_assert_true (ncz_variable_set_fill_value (v, NULL, &error));
   g_assert_no_error (error);
+  g_assert_false (ncz_variable_set_endianness (v, G_BYTE_ORDER == G_BIG_ENDIAN ?
+                                               NCZ_ENDIANNESS_LITTLE : NCZ_ENDIANNESS_BIG,
+                                               &error));
+  g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "endianness"));
+  g_clear_error (&error);
+  g_assert_true (ncz_variable_set_endianness (v, NCZ_ENDIANNESS_NATIVE, &error));
+  g_assert_no_error (error);
+  g_assert_false (ncz_variable_set_deflate (v, FALSE, TRUE, 1, &error));
+  g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "'/v'"));
+  g_clear_error (&error);
 
   /* names netCDF-4/HDF5 keep for themselves */
   g_assert_false (ncz_variable_set_attribute (v, reserved, &error));

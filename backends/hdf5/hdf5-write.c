@@ -16,14 +16,19 @@
  *   says so), a coordinate variable's dataset is the scale;
  * - then the scales are attached to the other variables (DIMENSION_LIST
  *   and REFERENCE_LIST, with libhdf5_hl's H5DS functions);
- * - `_Netcdf4Dimid` on every scale, `_Netcdf4Coordinates` on every
- *   variable with dimensions; a variable named as a dimension of its group
- *   without being its coordinate variable is stored as
- *   `_nc4_non_coord_NAME`.
+ * - `_Netcdf4Dimid` on every scale (and on every variable when netCDF-4
+ *   would keep the dimension ids that way, see needs_dimids()),
+ *   `_Netcdf4Coordinates` on every variable with dimensions; a variable
+ *   named as a dimension of its group without being its coordinate
+ *   variable is stored as `_nc4_non_coord_NAME`.
  *
- * Attributes are kept in the model's order: when an object's attributes
- * changed, the file's are compared with the model's in creation order
- * and rewritten from the first that differs.
+ * A definition HDF5 cannot apply to a dataset already made (its storage,
+ * filters, fill value, endianness) fails in the hook, naming the
+ * variable. Attributes are kept in the model's order: when an object's
+ * attributes changed, the file's are compared with the model's in
+ * creation order and rewritten from the first that differs. At sync the
+ * variables along an unlimited dimension are extended to its length.
+ * In a file opened for writing, only what was defined since is created.
  *
  * All functions here run with the HDF5 lock held (ncz-hdf5-format.c
  * takes it around them).

@@ -863,6 +863,89 @@ test_open_for_writing (void)
   g_assert_cmpstr (dump, ==, expected);
 }
 
+/* An HDF5 file without netCDF's conventions (a compound dataset, a
+ * dataset without dimension scales), opened for writing: what is defined
+ * is added, what the reader found is left as it was (no scale is made
+ * for its phony dimension, the compound dataset keeps its values). */
+static void
+test_open_plain_hdf5 (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = temp_path ("plain.h5");
+  typedef struct { gint32 a; double b; } Pair;
+  Pair pairs[2] = { { 1, 2.5 }, { 3, 4.5 } }, pback[2];
+  gint32 plain[4] = { 4, 3, 2, 1 };
+  hsize_t two = 2, four = 4;
+  hid_t f, t, s2, s4, d;
+  NczDataset *ds;
+  NczGroup *root;
+  NczDimension *n;
+  NczVariable *p, *v;
+  g_autoptr(NczAttribute) history = ncz_attribute_new_text ("history", "added", -1);
+  g_autoptr(NczAttribute) units = ncz_attribute_new_text ("units", "m", -1);
+  gint32 nv[2] = { 8, 9 };
+  guint64 start = 0, count = 2;
+
+  f = H5Fcreate (path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  t = H5Tcreate (H5T_COMPOUND, sizeof (Pair));
+  H5Tinsert (t, "a", G_STRUCT_OFFSET (Pair, a), H5T_NATIVE_INT32);
+  H5Tinsert (t, "b", G_STRUCT_OFFSET (Pair, b), H5T_NATIVE_DOUBLE);
+  s2 = H5Screate_simple (1, &two, NULL);
+  s4 = H5Screate_simple (1, &four, NULL);
+  d = H5Dcreate2 (f, "c", t, s2, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  g_assert_cmpint (H5Dwrite (d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, pairs), >=, 0);
+  H5Dclose (d);
+  d = H5Dcreate2 (f, "plain", H5T_STD_I32LE, s4, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  g_assert_cmpint (H5Dwrite (d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, plain), >=, 0);
+  H5Dclose (d);
+  H5Sclose (s2);
+  H5Sclose (s4);
+  H5Fclose (f);
+
+  ds = ncz_dataset_open (path, NCZ_OPEN_WRITE, NULL, &error);
+  g_assert_no_error (error);
+  root = ncz_dataset_get_root_group (ds);
+  p = ncz_group_get_variable (root, "plain");
+  g_assert_nonnull (p);
+  g_assert_true (ncz_variable_set_attribute (p, units, &error));
+  g_assert_true (ncz_group_set_attribute (root, history, &error));
+  n = ncz_group_add_dimension (root, "n", 2, FALSE, &error);
+  v = ncz_group_add_variable (root, "new", NCZ_DATA_TYPE_INT, 1, &n, &error);
+  g_assert_true (ncz_variable_write (v, &start, 1, &count, 1, NULL, 0, nv, sizeof nv, NULL,
+                                     &error));
+  g_assert_no_error (error);
+  close_dataset (ds);
+
+  f = h5_open (path);
+  d = H5Dopen2 (f, "c", H5P_DEFAULT);
+  g_assert_cmpint (H5Dread (d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, pback), >=, 0);
+  g_assert_cmpint (pback[1].a, ==, 3);
+  g_assert_cmpfloat (pback[1].b, ==, 4.5);
+  g_assert_cmpint (H5Aget_num_attrs (d), ==, 0);
+  H5Dclose (d);
+  d = H5Dopen2 (f, "plain", H5P_DEFAULT);
+  g_assert_true (H5Aexists (d, "units") > 0);
+  g_assert_false (H5Aexists (d, "DIMENSION_LIST") > 0);
+  g_assert_cmpint (H5DSget_num_scales (d, 0), <=, 0);
+  H5Dclose (d);
+  {
+    H5G_info_t info;
+
+    /* c, plain, n and new: nothing made for the phony dimension */
+    g_assert_cmpint (H5Gget_info (f, &info), >=, 0);
+    g_assert_cmpuint (info.nlinks, ==, 4);
+  }
+  d = H5Dopen2 (f, "new", H5P_DEFAULT);
+  g_assert_cmpint (H5DSget_num_scales (d, 0), ==, 1);
+  H5Dclose (d);
+  d = H5Dopen2 (f, "n", H5P_DEFAULT);
+  g_assert_true (H5DSis_scale (d) > 0);
+  H5Dclose (d);
+  g_assert_true (H5Aexists (f, "history") > 0);
+  H5Fclose (f);
+  H5Tclose (t);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -878,5 +961,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/hdf5/write/filters", test_filters);
   g_test_add_func ("/hdf5/write/quantize-and-large-attribute", test_quantize_and_large_attribute);
   g_test_add_func ("/hdf5/write/open-for-writing", test_open_for_writing);
+  g_test_add_func ("/hdf5/write/open-plain-hdf5", test_open_plain_hdf5);
   return g_test_run ();
 }

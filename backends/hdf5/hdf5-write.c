@@ -1492,7 +1492,7 @@ dataset_difference (NczHdf5Format *self, NczVariable *var, hid_t dset)
       what = "its fill mode";
       goto out;
     }
-  if (!ncz_variable_get_no_fill (var) && ncz_h5_type_to_ncz (type, &t, NULL) && is_numeric (t))
+  if (!ncz_variable_get_no_fill (var) && ncz_h5_type_to_ncz (type, &t, NULL))
     {
       g_autoptr(GBytes) fill = ncz_variable_get_fill_value (var);
       hid_t mtype = mem_type (t);
@@ -1500,8 +1500,18 @@ dataset_difference (NczHdf5Format *self, NczVariable *var, hid_t dset)
       gsize size = 0;
       gconstpointer data = fill != NULL ? g_bytes_get_data (fill, &size) : NULL;
 
-      if (mtype >= 0 && data != NULL && size <= sizeof buffer &&
-          H5Pget_fill_value (dcpl, mtype, buffer) >= 0 && memcmp (buffer, data, size) != 0)
+      if (t == NCZ_DATA_TYPE_STRING)
+        {
+          char *file_fill = NULL;
+          g_autofree char *text = g_strndup (data != NULL ? data : "", size);
+
+          if (mtype >= 0 && H5Pget_fill_value (dcpl, mtype, &file_fill) >= 0 &&
+              g_strcmp0 (file_fill != NULL ? file_fill : "", text) != 0)
+            what = "its fill value";
+          H5free_memory (file_fill);
+        }
+      else if (mtype >= 0 && data != NULL && size <= sizeof buffer &&
+               H5Pget_fill_value (dcpl, mtype, buffer) >= 0 && memcmp (buffer, data, size) != 0)
         what = "its fill value";
       if (mtype >= 0)
         H5Tclose (mtype);

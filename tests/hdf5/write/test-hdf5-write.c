@@ -946,6 +946,43 @@ test_open_plain_hdf5 (void)
   H5Tclose (t);
 }
 
+/* The fill value of a string or char variable already in the file:
+ * the same again is accepted, another one refused. */
+static void
+test_text_fill_late (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = temp_path ("textfill.nc");
+  NczDataset *ds = create (path);
+  NczGroup *root = ncz_dataset_get_root_group (ds);
+  NczDimension *n = ncz_group_add_dimension (root, "n", 2, FALSE, &error);
+  NczVariable *s = ncz_group_add_variable (root, "s", NCZ_DATA_TYPE_STRING, 1, &n, &error);
+  NczVariable *c = ncz_group_add_variable (root, "c", NCZ_DATA_TYPE_CHAR, 1, &n, &error);
+  g_autoptr(GBytes) none = g_bytes_new ("none", 5);
+  g_autoptr(GBytes) other = g_bytes_new ("other", 6);
+  g_autoptr(GBytes) x = g_bytes_new ("x", 1);
+  g_autoptr(GBytes) y = g_bytes_new ("y", 1);
+
+  g_assert_true (ncz_variable_set_fill_value (s, none, &error));
+  g_assert_true (ncz_variable_set_fill_value (c, x, &error));
+  g_assert_true (ncz_dataset_sync (ds, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (ncz_variable_set_fill_value (s, none, &error));
+  g_assert_true (ncz_variable_set_fill_value (c, x, &error));
+  g_assert_no_error (error);
+  g_assert_false (ncz_variable_set_fill_value (s, other, &error));
+  g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "'/s'"));
+  g_clear_error (&error);
+  g_assert_false (ncz_variable_set_fill_value (c, y, &error));
+  g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "'/c'"));
+  g_clear_error (&error);
+  ncz_dataset_discard (ds);
+  g_object_unref (ds);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -962,5 +999,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/hdf5/write/quantize-and-large-attribute", test_quantize_and_large_attribute);
   g_test_add_func ("/hdf5/write/open-for-writing", test_open_for_writing);
   g_test_add_func ("/hdf5/write/open-plain-hdf5", test_open_plain_hdf5);
+  g_test_add_func ("/hdf5/write/text-fill-late", test_text_fill_late);
   return g_test_run ();
 }

@@ -22,6 +22,7 @@ struct _NczVariable
   GPtrArray *dimensions;  /* NczDimension, strong */
   guint64 *chunks;        /* NULL until set or defaulted */
   gboolean contiguous;
+  gboolean chunking_set;  /* chunk sizes set or chunked storage asked for, not defaulted */
   GBytes *fill;           /* user fill value (storage element bytes), or NULL */
   gboolean no_fill;
   NczEndianness endianness;

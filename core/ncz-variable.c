@@ -399,6 +399,7 @@ ncz_variable_set_chunk_sizes (NczVariable *self, const guint64 *sizes,
   g_free (self->chunks);
   self->chunks = n_dims ? g_memdup2 (sizes, n_dims * sizeof (guint64)) : NULL;
   self->contiguous = FALSE;
+  self->chunking_set = TRUE;
   g_mutex_unlock (&self->lock);
   return ncz_format_notify_variable (self, NCZ_DEFINITION_CHANGED, error);
 }
@@ -436,6 +437,7 @@ ncz_variable_set_contiguous (NczVariable *self, gboolean contiguous, GError **er
   if (!ncz_variable_check_define (self, error))
     return FALSE;
   self->contiguous = contiguous;
+  self->chunking_set = !contiguous;
   if (contiguous && self->dimensions->len > 0)
     {
       g_mutex_lock (&self->lock);
@@ -894,6 +896,13 @@ gboolean
 ncz_variable_is_zero_dim (NczVariable *self)
 {
   return self->zero_dim;
+}
+
+gboolean
+ncz_variable_is_chunking_set (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  return self->chunking_set;
 }
 
 /**

@@ -9,7 +9,7 @@ PACKAGES=(
   hdf5-tools hdf5-filter-plugin hdf5-plugin-lzf hdf5-filter-plugin-blosc-serial
   hdf5-filter-plugin-zfp-serial
   netcdf-bin libnetcdf-dev
-  python3 python3-zarr python3-numcodecs python3-xarray python3-h5py
+  python3 python3-zarr python3-numcodecs python3-xarray python3-h5py python3-h5netcdf
   zip unzip gobject-introspection libgirepository1.0-dev python3-gi gir1.2-glib-2.0 gir1.2-json-1.0
   valac
   gdal-bin

@@ -58,6 +58,12 @@ NCZ_MODULE_API NczDataset *ncz_variable_get_dataset (NczVariable *self);
 /* Marks a variable read from a true 0-d Zarr array (shape []) */
 NCZ_MODULE_API void ncz_variable_set_zero_dim (NczVariable *self, gboolean zero_dim);
 NCZ_MODULE_API gboolean ncz_variable_is_zero_dim (NczVariable *self);
+/* Whether chunking was chosen rather than left to the default: chunk
+ * sizes set (ncz_variable_set_chunk_sizes(), also by a format reading a
+ * stored variable) or ncz_variable_set_contiguous (FALSE) called, and not
+ * undone by ncz_variable_set_contiguous (TRUE). A format with contiguous
+ * storage (HDF5) stores the variables without it contiguously. */
+NCZ_MODULE_API gboolean ncz_variable_is_chunking_set (NczVariable *self);
 /* Sets the fill value used for unwritten elements without showing it as a
  * _FillValue attribute (a pure Zarr fill_value the dataset never named). */
 NCZ_MODULE_API void ncz_variable_set_storage_fill_value (NczVariable *self, GBytes *value);

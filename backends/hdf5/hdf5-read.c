@@ -1605,9 +1605,10 @@ ncz_h5_load (NczHdf5Format *self, NczDataset *dataset, GError **error)
   self->next_dimid = L.next_dimid;
 
   info = g_malloc0 (sizeof (RootInfo) + L.unsupported->len + 1);
-  /* as netcdf-c decides it: not the classic model, and at least two of
-   * netCDF-4's attributes on datasets (a file with no dimensions is not
-   * netCDF-4's by that rule, even with _NCProperties) */
+  /* as netcdf-c 4.9 decides it: not the classic model, and at least two
+   * of netCDF-4's attributes on datasets (a file with no dimensions is
+   * not netCDF-4's by that rule, even with _NCProperties; netcdf-c 4.10
+   * says 1 for any file with _NCProperties and for the classic model) */
   info->is_netcdf4 = !L.classic && L.n_markers >= 2;
   info->classic = L.classic;
   memcpy (info->unsupported, L.unsupported->str, L.unsupported->len);

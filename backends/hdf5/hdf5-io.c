@@ -33,8 +33,8 @@ full_name (NczVariable *variable)
 }
 
 /* Fills @n storage elements of @variable with its fill value. */
-static void
-fill_storage (NczVariable *variable, gpointer buffer, guint64 n)
+void
+ncz_h5_fill_storage (NczVariable *variable, gpointer buffer, guint64 n)
 {
   g_autoptr(GBytes) fill = ncz_variable_get_fill_value (variable);
   gsize width = ncz_variable_get_storage_element_size (variable);
@@ -256,7 +256,7 @@ plain_read (NczHdf5Format *self, NczVariable *variable, NczH5Node *node,
   if (!slab_init (&slab, variable, file_space, start, count, stride, error))
     goto out;
   if (slab.clipped || type == NCZ_DATA_TYPE_STRING)
-    fill_storage (variable, buffer, slab.n);
+    ncz_h5_fill_storage (variable, buffer, slab.n);
   if (slab_empty (&slab) && slab.rank > 0)
     {
       ok = TRUE;
@@ -340,7 +340,7 @@ ncz_h5_read_slab (NczHdf5Format *self, NczVariable *variable,
       for (guint i = 0; i < ncz_variable_get_n_dimensions (variable); i++)
         n *= count[i];
       ncz_h5_unlock ();
-      fill_storage (variable, buffer, n);
+      ncz_h5_fill_storage (variable, buffer, n);
       return TRUE;
     }
   ok = plain_read (self, variable, node, start, count, stride, buffer, error);
@@ -349,8 +349,8 @@ ncz_h5_read_slab (NczHdf5Format *self, NczVariable *variable,
 }
 
 /* Extends @dset along its unlimited dimensions to hold the selection. */
-static gboolean
-extend_for (NczHdf5Format *self, NczVariable *variable, hid_t dset, const guint64 *start,
+gboolean
+ncz_h5_extend_for (NczHdf5Format *self, NczVariable *variable, hid_t dset, const guint64 *start,
             const guint64 *count, const gint64 *stride, GError **error)
 {
   guint rank = ncz_variable_get_n_dimensions (variable);
@@ -422,7 +422,7 @@ plain_write (NczHdf5Format *self, NczVariable *variable, NczH5Node *node,
   gboolean ok = FALSE;
   Slab slab;
 
-  if (!extend_for (self, variable, node->id, start, count, stride, error))
+  if (!ncz_h5_extend_for (self, variable, node->id, start, count, stride, error))
     return FALSE;
   file_space = H5Dget_space (node->id);
   if (file_space < 0)

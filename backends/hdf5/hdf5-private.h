@@ -43,6 +43,9 @@ typedef struct {
   int dimid;         /* dimensions: netCDF-4's dimension id (_Netcdf4Dimid) */
   gpointer data;     /* owned by the file that created it (freed with
                       * g_free) */
+  struct _NczH5Pipeline *pipeline; /* variables: the dataset's filter
+                      * pipeline for direct chunk I/O (hdf5-direct.c),
+                      * resolved on first use */
 } NczH5Node;
 
 struct _NczHdf5Format
@@ -138,6 +141,14 @@ void ncz_h5_register_codec_filters (void);
 
 /* ---- hdf5-io.c ---- */
 
+/* Fills @n storage elements of @variable with its fill value. */
+void ncz_h5_fill_storage (NczVariable *variable, gpointer buffer, guint64 n);
+/* Extends @dset along its unlimited dimensions to hold the selection
+ * (lock held). */
+gboolean ncz_h5_extend_for (NczHdf5Format *self, NczVariable *variable, hid_t dset,
+                            const guint64 *start, const guint64 *count, const gint64 *stride,
+                            GError **error);
+
 gboolean ncz_h5_read_slab (NczHdf5Format *self, NczVariable *variable,
                            const guint64 *start, const guint64 *count, const gint64 *stride,
                            gpointer buffer, GCancellable *cancellable, GError **error);
@@ -160,6 +171,9 @@ gboolean ncz_h5_direct_write (NczHdf5Format *self, NczVariable *variable,
                               const guint64 *start, const guint64 *count, const gint64 *stride,
                               gconstpointer buffer, gboolean *handled,
                               GCancellable *cancellable, GError **error);
+
+/* Frees a node's pipeline (NULL is fine). */
+void ncz_h5_pipeline_free (struct _NczH5Pipeline *pipeline);
 
 /* ---- hdf5-vfd.c ---- */
 

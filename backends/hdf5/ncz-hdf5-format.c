@@ -390,6 +390,7 @@ node_free (gpointer data)
 {
   NczH5Node *node = data;
 
+  ncz_h5_pipeline_free (node->pipeline);
   g_free (node->data);
   g_free (node);
 }

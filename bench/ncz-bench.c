@@ -2,6 +2,8 @@
  *
  * Usage: ncz-bench data --dir=DIR [--shape=128,512,512] [--chunks=32,128,128]
  *                       [--codec=none|zstd|blosc-lz4|zlib]
+ *        ncz-bench hdf5 --dir=DIR [--shape=...] [--chunks=...]
+ *                       [--form=chunked|contiguous|deflate|shuffle-deflate]
  *        ncz-bench meta --dir=DIR [--meta=20,20,10] [--consolidated=true|false]
  *                       [--open-only]
  *
@@ -21,8 +23,14 @@
  * groups and reading each .zgroup and .zattrs) or consolidated=false
  * (every object read). --open-only skips creating: it opens and lists
  * what an earlier run left in DIR (to count the store operations of an
- * open alone, e.g. under strace). Prints one JSON line with the times
- * and the peak RSS.
+ * open alone, e.g. under strace). The hdf5 case is the data case in a
+ * netCDF-4 file, DIR/ncz-data.nc (a local path ending in .nc, no mode:
+ * Ncz's HDF5 backend), in one of the forms of --form: chunked (the data
+ * case's values and chunks, uncompressed), contiguous (the same values,
+ * no chunks), deflate (bench_smooth_fill's values, the data case's
+ * chunks, deflate level 1) or shuffle-deflate (the same with the shuffle
+ * filter before deflate), the filters set with ncz_variable_set_deflate.
+ * Prints one JSON line with the times and the peak RSS.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -80,8 +88,29 @@ stored_bytes (const char *path)
   return total;
 }
 
+/* The forms of the hdf5 case: how the variable is stored. */
+static gboolean
+set_hdf5_form (NczVariable *var, const char *form, const guint64 *csize, GError **error)
+{
+  if (strcmp (form, "contiguous") == 0)
+    return ncz_variable_set_contiguous (var, TRUE, error);
+  if (!ncz_variable_set_chunk_sizes (var, csize, 3, error))
+    return FALSE;
+  if (strcmp (form, "chunked") == 0)
+    return TRUE;
+  if (strcmp (form, "deflate") == 0)
+    return ncz_variable_set_deflate (var, FALSE, TRUE, 1, error);
+  if (strcmp (form, "shuffle-deflate") == 0)
+    return ncz_variable_set_deflate (var, TRUE, TRUE, 1, error);
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               "unknown form '%s' (chunked, contiguous, deflate, shuffle-deflate)", form);
+  return FALSE;
+}
+
+/* The data case (@hdf5 FALSE: NCZarr in a directory, --codec) and the
+ * hdf5 case (@hdf5 TRUE: a netCDF-4 file, --form). */
 static int
-run_data (const char *dir, int argc, char **argv)
+run_data (const char *dir, int argc, char **argv, gboolean hdf5)
 {
   static const char *const names[3] = { "z", "y", "x" };
   GError *error = NULL;
@@ -94,6 +123,8 @@ run_data (const char *dir, int argc, char **argv)
   float *data, *expected = NULL;
   double t0, t_write, t_read;
   const char *codec = bench_arg (argc, argv, "--codec", "none");
+  const char *form = bench_arg (argc, argv, "--form", "chunked");
+  gboolean smooth;
   char *url, *path;
   guint64 stored;
 
@@ -106,8 +137,11 @@ run_data (const char *dir, int argc, char **argv)
       count[i] = shape[i];
       csize[i] = chunks[i];
     }
+  /* the compressed forms take the codec cases' values */
+  smooth = hdf5 ? strcmp (form, "chunked") != 0 && strcmp (form, "contiguous") != 0
+                : strcmp (codec, "none") != 0;
   data = g_malloc (total * sizeof (float));
-  if (strcmp (codec, "none") == 0)
+  if (!smooth)
     for (size_t i = 0; i < total; i++)
       data[i] = bench_value (i);
   else
@@ -115,8 +149,17 @@ run_data (const char *dir, int argc, char **argv)
       bench_smooth_fill (data, shape);
       expected = g_memdup2 (data, total * sizeof (float));
     }
-  path = g_build_filename (dir, "ncz-data.zarr", NULL);
-  url = g_strdup_printf ("file://%s#mode=nczarr,file", path);
+  if (hdf5)
+    {
+      /* a local path ending in .nc, without a mode: a netCDF-4 file */
+      path = g_build_filename (dir, "ncz-data.nc", NULL);
+      url = g_strdup (path);
+    }
+  else
+    {
+      path = g_build_filename (dir, "ncz-data.zarr", NULL);
+      url = g_strdup_printf ("file://%s#mode=nczarr,file", path);
+    }
 
   t0 = bench_now ();
   ds = ncz_dataset_create (url, NCZ_CREATE_DEFAULT, NULL, &error);
@@ -127,10 +170,20 @@ run_data (const char *dir, int argc, char **argv)
     if ((dims[i] = ncz_group_add_dimension (root, names[i], shape[i], FALSE, &error)) == NULL)
       die (names[i], error);
   var = ncz_group_add_variable (root, "data", NCZ_DATA_TYPE_FLOAT, 3, dims, &error);
-  if (var == NULL || !ncz_variable_set_chunk_sizes (var, csize, 3, &error))
+  if (var == NULL)
     die ("data", error);
-  if (!set_codec (var, codec, &error))
-    die (codec, error);
+  if (hdf5)
+    {
+      if (!set_hdf5_form (var, form, csize, &error))
+        die (form, error);
+    }
+  else
+    {
+      if (!ncz_variable_set_chunk_sizes (var, csize, 3, &error))
+        die ("data", error);
+      if (!set_codec (var, codec, &error))
+        die (codec, error);
+    }
   if (!ncz_variable_write (var, start, 3, count, 3, NULL, 0, data, total * sizeof (float),
                            NULL, &error))
     die ("write", error);
@@ -138,7 +191,15 @@ run_data (const char *dir, int argc, char **argv)
     die ("close", error);
   g_object_unref (ds);
   t_write = bench_now () - t0;
-  stored = stored_bytes (path);
+  if (hdf5)
+    {
+      GStatBuf st;
+
+      /* the whole file: chunks and metadata */
+      stored = g_stat (path, &st) == 0 ? (guint64) st.st_size : 0;
+    }
+  else
+    stored = stored_bytes (path);
 
   memset (data, 0, total * sizeof (float));
   t0 = bench_now ();
@@ -171,10 +232,16 @@ run_data (const char *dir, int argc, char **argv)
           fprintf (stderr, "ncz-bench: wrong value at %zu\n", i);
           return 1;
         }
-  printf ("{\"tool\": \"ncz\", \"case\": \"data\", \"codec\": \"%s\", \"bytes\": %zu, "
-          "\"stored_bytes\": %" G_GUINT64_FORMAT ", \"write_s\": %.6f, "
-          "\"read_s\": %.6f, \"peak_rss_kib\": %ld}\n",
-          codec, total * sizeof (float), stored, t_write, t_read, bench_peak_rss_kib ());
+  if (hdf5)
+    printf ("{\"tool\": \"ncz\", \"case\": \"hdf5\", \"form\": \"%s\", \"bytes\": %zu, "
+            "\"stored_bytes\": %" G_GUINT64_FORMAT ", \"write_s\": %.6f, "
+            "\"read_s\": %.6f, \"peak_rss_kib\": %ld}\n",
+            form, total * sizeof (float), stored, t_write, t_read, bench_peak_rss_kib ());
+  else
+    printf ("{\"tool\": \"ncz\", \"case\": \"data\", \"codec\": \"%s\", \"bytes\": %zu, "
+            "\"stored_bytes\": %" G_GUINT64_FORMAT ", \"write_s\": %.6f, "
+            "\"read_s\": %.6f, \"peak_rss_kib\": %ld}\n",
+            codec, total * sizeof (float), stored, t_write, t_read, bench_peak_rss_kib ());
   g_free (data);
   g_free (expected);
   g_free (url);
@@ -327,7 +394,7 @@ main (int argc, char **argv)
   const char *dir = bench_arg (argc, argv, "--dir", NULL);
   if (argc < 2 || dir == NULL)
     {
-      fprintf (stderr, "usage: ncz-bench {data|meta} --dir=DIR [options]\n");
+      fprintf (stderr, "usage: ncz-bench {data|hdf5|meta} --dir=DIR [options]\n");
       return 2;
     }
   if (g_mkdir_with_parents (dir, 0755) != 0)
@@ -336,7 +403,9 @@ main (int argc, char **argv)
       return 1;
     }
   if (strcmp (argv[1], "data") == 0)
-    return run_data (dir, argc, argv);
+    return run_data (dir, argc, argv, FALSE);
+  if (strcmp (argv[1], "hdf5") == 0)
+    return run_data (dir, argc, argv, TRUE);
   if (strcmp (argv[1], "meta") == 0)
     return run_meta (dir, argc, argv);
   fprintf (stderr, "ncz-bench: unknown case %s\n", argv[1]);

@@ -3,7 +3,9 @@
 #
 # Usage: run.py --builddir=BUILD/bench [--small] [--repeat=N] [--dir=DIR]
 #               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A] [--wide=G,V,A|none]
-#               [--codecs=zstd,blosc-lz4,zlib|none] [--drop-caches] [--json=FILE]
+#               [--codecs=zstd,blosc-lz4,zlib|none]
+#               [--hdf5=chunked,contiguous,deflate,shuffle-deflate|none]
+#               [--drop-caches] [--json=FILE]
 #
 # In one run: the data case (a 3-D float32 variable written whole and read
 # whole, uncompressed, NCZarr/Zarr in a directory), the codec cases (the
@@ -17,14 +19,22 @@
 # consolidated metadata, is left out, and Ncz's open with
 # consolidated=false is shown for reference), the wide metadata case (the same with many
 # variables in one group, 1 x 10000 x 2 by default: the cost per variable
-# must not grow with their number), and the machine ceiling (memcpy, plain
+# must not grow with their number), the HDF5 case (the data case in a
+# netCDF-4 file, Ncz's HDF5 backend against netcdf-c's, uncompressed
+# chunked and contiguous, deflate level 1 with and without shuffle on the
+# codec cases' values; and Ncz's NCZarr with zstd level 1 against
+# netcdf-c's HDF5 with deflate), and the machine ceiling (memcpy, plain
 # chunk-sized files). Every program
 # runs --repeat times; the best time of each is kept, and the largest peak
 # RSS. Prints a table, the Ncz/peer ratios and whether Ncz meets its
 # targets: at least 1.5 times the faster peer, or at least 85% of the
 # ceiling where 1.5 times the peer would exceed the ceiling; for each
 # codec case, at least 1.5 times zarr-python and at least 85% of the raw
-# codec throughput, writing and reading.
+# codec throughput, writing and reading; for the HDF5 case, Ncz within
+# 10% of netcdf-c or faster uncompressed (chunked), at least 1.5 times
+# netcdf-c with deflate (with and without shuffle), and Ncz's NCZarr with
+# zstd faster than netcdf-c's HDF5 with deflate (with and without
+# shuffle), writing and reading.
 #
 # Reads are warm (the page cache holds what was just written) unless
 # --drop-caches is given and writing /proc/sys/vm/drop_caches works.
@@ -46,6 +56,17 @@ CODECS = {
     "blosc-lz4": "blosc lz4 clevel 5 shuffle",
     "zlib": "zlib level 1",
 }
+# The forms of the HDF5 case, in the order they are run and shown; the
+# compressed ones take the codec cases' values (bench_smooth_fill).
+HDF5_FORMS = {
+    "chunked": "uncompressed, chunked",
+    "contiguous": "uncompressed, contiguous",
+    "deflate": "deflate level 1",
+    "shuffle-deflate": "shuffle + deflate level 1",
+}
+HDF5_COMPRESSED = ("deflate", "shuffle-deflate")
+# the HDF5 case's cross comparison row: Ncz's NCZarr with zstd level 1
+HDF5_ZSTD = "ncz/nczarr-zstd"
 
 
 def opt(name, default=None):
@@ -171,6 +192,12 @@ def main():
         if c not in CODECS:
             print("unknown codec %s (%s)" % (c, ", ".join(CODECS)), file=sys.stderr)
             return 2
+    hdf5_forms = opt("--hdf5", ",".join(HDF5_FORMS))
+    hdf5_forms = [] if hdf5_forms in ("none", "", True) else hdf5_forms.split(",")
+    for f in hdf5_forms:
+        if f not in HDF5_FORMS:
+            print("unknown HDF5 form %s (%s)" % (f, ", ".join(HDF5_FORMS)), file=sys.stderr)
+            return 2
     zarr_py = os.path.join(HERE, "zarr-bench.py")
     have_zarr = subprocess.run([python, "-c", "import zarr, numpy"],
                                capture_output=True).returncode == 0
@@ -182,6 +209,7 @@ def main():
     common_meta = ["--meta=" + meta]
 
     results = {"data": {}, "meta": {}, "cmeta": {}, "wide": {}, "ceiling": None, "codecs": {},
+               "hdf5": {}, "cores": len(os.sched_getaffinity(0)),
                "shape": shape, "chunks": chunks, "meta_sizes": meta, "wide_sizes": wide,
                "repeat": repeat, "warm": not dropped}
     try:
@@ -228,6 +256,8 @@ def main():
                 jobs["raw"] = ([codec_ceiling, "--codec=" + codec] + common_data,
                                max(repeat, 3), False, ["encode_s", "decode_s"])
             results["codecs"][codec] = interleaved(jobs, env, workdir)
+        results["hdf5"] = run_hdf5(hdf5_forms, tools, common_data, repeat, want_drop, env,
+                                   workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -237,6 +267,32 @@ def main():
         with open(out, "w") as f:
             json.dump(results, f, indent=1)
     return 0
+
+
+def run_hdf5(forms, tools, common_data, repeat, want_drop, env, workdir):
+    """The HDF5 case: Ncz's HDF5 backend and netcdf-c, each form in a
+    netCDF-4 file. The uncompressed forms take turns among themselves,
+    the compressed ones among themselves and with Ncz's NCZarr + zstd
+    (the cross comparison), so that each comparison is made in the same
+    rounds. Returns "tool/form" -> the best results."""
+    out = {}
+    argvs = dict(tools)
+    for group in ([f for f in forms if f not in HDF5_COMPRESSED],
+                  [f for f in forms if f in HDF5_COMPRESSED]):
+        jobs = {}
+        for form in group:
+            for name in ("ncz", "netcdf-c"):
+                if argvs.get(name) is None:
+                    continue
+                jobs["%s/%s" % (name, form)] = (
+                    argvs[name] + ["hdf5", "--form=" + form] + common_data, repeat, want_drop,
+                    ["write_s", "read_s", "fsync_s"])
+        if group and group[0] in HDF5_COMPRESSED and argvs.get("ncz") is not None:
+            jobs[HDF5_ZSTD] = (argvs["ncz"] + ["data", "--codec=zstd"] + common_data, repeat,
+                               want_drop, ["write_s", "read_s"])
+        if jobs:
+            out.update(interleaved(jobs, env, workdir))
+    return out
 
 
 def report(res):
@@ -291,6 +347,7 @@ def report(res):
                 print("             Ncz at %.0f%% of the ceiling" % (100 * ncz_rate / ceil))
 
     verdicts += report_codecs(res)
+    verdicts += report_hdf5(res)
 
     verdicts += report_meta("Metadata case", res["meta"], res["meta_sizes"], res["repeat"])
     verdicts += report_meta(
@@ -399,6 +456,78 @@ def report_codecs(res):
                     codec, label, tgt, what, ncz_rate, ncz_rate / peer_rate,
                     "MET" if ok else "MISSED"))
     print("  * the library called directly on the same chunks, on every core; no store")
+    for line in summary:
+        print(line)
+    return verdicts
+
+
+def report_hdf5(res):
+    """The HDF5 case: a row per form and program, the Ncz/netcdf-c
+    ratios and the targets."""
+    verdicts = []
+    h = res.get("hdf5")
+    if not h:
+        return verdicts
+    print()
+    print("HDF5 case: netCDF-4 files, float32 %s, chunks %s (compressed forms: smooth field + "
+          "noise), %s page cache, best of %d, %d cores" % (
+              res["shape"].replace(",", "x"), res["chunks"].replace(",", "x"),
+              "warm" if res["warm"] else "dropped", res["repeat"], res.get("cores", 0)))
+    print("%-40s %12s %12s %8s %14s" % ("form / program", "write MB/s", "read MB/s", "ratio",
+                                        "peak RSS MiB"))
+    rates = {}
+    fsyncs = []
+    rows = [(k, "%s: %s" % (k.split("/")[1], {"ncz": "Ncz (HDF5)",
+                                              "netcdf-c": "netcdf-c 4.9.0 (HDF5)"}[k.split("/")[0]]))
+            for f in HDF5_FORMS for k in ("ncz/" + f, "netcdf-c/" + f) if k in h]
+    if HDF5_ZSTD in h:
+        rows.append((HDF5_ZSTD, "zstd level 1: Ncz (NCZarr)"))
+    for key, label in rows:
+        r = h[key]
+        if r is None:
+            print("%-40s %12s" % (label, "FAILED"))
+            continue
+        w, rd = mbps(r["bytes"], r["write_s"]), mbps(r["bytes"], r["read_s"])
+        rates[key] = (w, rd)
+        ratio = r["bytes"] / r["stored_bytes"] if r.get("stored_bytes") else float("nan")
+        print("%-40s %s %s %s %s" % (label, fmt(w, 12), fmt(rd, 12), fmt(ratio, 8, 2),
+                                     fmt(r["peak_rss_kib"] / 1024, 14)))
+        if "fsync_s" in r:
+            fsyncs.append("%s %.3f s" % (key.split("/")[1], r["fsync_s"]))
+    print("  ratio: variable bytes / bytes stored (HDF5: the whole file; NCZarr: the chunks)")
+    if fsyncs:
+        print("  netcdf-c's write includes an fsync of the file and its directory after nc_close,")
+        print("  as Ncz's HDF5 backend syncs a new file at close; the fsync alone, best: "
+              + ", ".join(fsyncs))
+
+    summary = []
+
+    def target(label, key, peer, factor, what, idx):
+        if key not in rates or peer not in rates:
+            return
+        n, p = rates[key][idx], rates[peer][idx]
+        tgt = factor * p
+        ok = n > tgt if factor == 1.0 else n >= tgt
+        verdicts.append(ok)
+        summary.append("target %-34s %-5s %8.1f MB/s (%s): %.1f MB/s = x%.2f  %s" % (
+            label, ("write", "read")[idx], tgt, what, n, n / p, "MET" if ok else "MISSED"))
+
+    for form in HDF5_FORMS:
+        key, peer = "ncz/" + form, "netcdf-c/" + form
+        if key in rates and peer in rates:
+            print("Ncz / netcdf-c %-16s write x%.2f  read x%.2f" % (
+                form, rates[key][0] / rates[peer][0], rates[key][1] / rates[peer][1]))
+    for idx in (0, 1):
+        target("hdf5 chunked", "ncz/chunked", "netcdf-c/chunked", 0.9,
+               ">= 0.9 x netcdf-c", idx)
+    for form in HDF5_COMPRESSED:
+        for idx in (0, 1):
+            target("hdf5 " + form, "ncz/" + form, "netcdf-c/" + form, 1.5,
+                   "1.5 x netcdf-c", idx)
+    for form in HDF5_COMPRESSED:
+        for idx in (0, 1):
+            target("nczarr-zstd vs nc " + form, HDF5_ZSTD, "netcdf-c/" + form, 1.0,
+                   "> netcdf-c HDF5 " + form, idx)
     for line in summary:
         print(line)
     return verdicts

@@ -67,6 +67,7 @@ def main():
         ("datasets", [py, os.path.join(HERE, "test-s3-datasets.py")] + tools, {}),
         ("peers", [py, os.path.join(HERE, "test-s3-peers.py")] + tools, {}),
         ("faults", [py, os.path.join(HERE, "test-s3-faults.py")] + tools, {}),
+        ("vfd", [py, os.path.join(HERE, "test-s3-vfd.py")] + tools, {}),
     ]
     results = []
     try:

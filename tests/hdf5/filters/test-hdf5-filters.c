@@ -15,7 +15,12 @@
  *   and Ncz reads them back;
  * - /hdf5/filters/hdf5-written: datasets libhdf5 itself creates and
  *   writes with those filters (HDF5's pipeline, set_local included) read
- *   back with H5Dread and through Ncz.
+ *   back with H5Dread and through Ncz;
+ * - /hdf5/filters/unloadable-module: a plugin whose manifest claims an
+ *   HDF5 filter id but whose module cannot be loaded (written by main()
+ *   into a folder put first on NCZ_PLUGIN_PATH): its id is registered
+ *   (nothing is loaded at registration), and creating a dataset with it
+ *   fails with HDF5's error stack naming the plugin and why.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -23,6 +28,7 @@
 #include <glib/gstdio.h>
 #include <hdf5.h>
 #include <ncz/ncz.h>
+#include <ncz/ncz-module.h>
 
 #define NX 40
 #define NY 50
@@ -44,6 +50,11 @@ static Codec codecs[] = {
 };
 
 static gboolean no_plugins;
+
+/* The plugin that cannot be loaded */
+#define BROKEN_ID 40124
+#define BROKEN_NAME "h5broken"
+static char *broken_dir;
 
 static char *
 temp_path (const char *name)
@@ -409,9 +420,110 @@ test_hdf5_written (void)
       }
 }
 
+static herr_t
+collect_error (unsigned n, const H5E_error2_t *e, void *data)
+{
+  if (e->desc != NULL)
+    g_string_append_printf (data, "%s\n", e->desc);
+  return 0;
+}
+
+/* The descriptions on HDF5's error stack, which is cleared. */
+static char *
+take_error_stack (void)
+{
+  GString *text = g_string_new (NULL);
+
+  H5Ewalk2 (H5E_DEFAULT, H5E_WALK_UPWARD, collect_error, text);
+  H5Eclear2 (H5E_DEFAULT);
+  return g_string_free (text, FALSE);
+}
+
+static void
+test_unloadable_module (void)
+{
+  g_autofree char *path = temp_path ("unloadable.h5");
+  hsize_t dims[1] = { 100 }, chunks[1] = { 10 };
+  hid_t f, s, p;
+
+  init_backend ();
+  /* registered without loading anything */
+  g_assert_cmpint (H5Zfilter_avail (BROKEN_ID), >, 0);
+
+  f = H5Fcreate (path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  g_assert_cmpint (f, >=, 0);
+  s = H5Screate_simple (1, dims, NULL);
+  p = H5Pcreate (H5P_DATASET_CREATE);
+  g_assert_cmpint (H5Pset_chunk (p, 1, chunks), >=, 0);
+  g_assert_cmpint (H5Pset_filter (p, BROKEN_ID, H5Z_FLAG_MANDATORY, 0, NULL), >=, 0);
+  /* twice: the failure is remembered, not retried */
+  for (int i = 0; i < 2; i++)
+    {
+      g_autofree char *stack = NULL;
+      hid_t d = H5Dcreate2 (f, "broken", H5T_STD_I32LE, s, H5P_DEFAULT, p, H5P_DEFAULT);
+
+      g_assert_cmpint (d, <, 0);
+      stack = take_error_stack ();
+      g_test_message ("H5Dcreate2: %s", stack);
+      g_assert_nonnull (strstr (stack, "HDF5 filter 40124: Ncz plugin '" BROKEN_NAME "'"));
+      g_assert_nonnull (strstr (stack, "cannot be loaded"));
+    }
+  H5Pclose (p);
+  H5Sclose (s);
+  g_assert_cmpint (H5Fclose (f), >=, 0);
+}
+
+/* Writes the manifest of a plugin claiming HDF5 filter BROKEN_ID beside
+ * a module file that is not a shared object, in a new folder put first
+ * on NCZ_PLUGIN_PATH. */
+static void
+add_broken_plugin (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *manifest = NULL;
+  g_autofree char *manifest_path = NULL;
+  g_autofree char *module_path = NULL;
+  g_autofree char *search = NULL;
+  const char *old = g_getenv ("NCZ_PLUGIN_PATH");
+
+  broken_dir = g_dir_make_tmp ("ncz-hdf5-filters-XXXXXX", &error);
+  g_assert_no_error (error);
+  manifest = g_strdup_printf ("[Plugin]\n"
+                              "Module=libncz-codec-" BROKEN_NAME ".so\n"
+                              "Name=" BROKEN_NAME "\n"
+                              "Abi=%u\n"
+                              "Version=1.0.0\n"
+                              "License=BSD-3-Clause\n"
+                              "Description=a module that cannot be loaded\n"
+                              "Provides=codec:" BROKEN_NAME ";hdf5-filter:%u\n",
+                              (guint) NCZ_PLUGIN_ABI, (guint) BROKEN_ID);
+  manifest_path = g_build_filename (broken_dir, BROKEN_NAME ".plugin", NULL);
+  module_path = g_build_filename (broken_dir, "libncz-codec-" BROKEN_NAME ".so", NULL);
+  g_assert_true (g_file_set_contents (manifest_path, manifest, -1, &error));
+  g_assert_true (g_file_set_contents (module_path, "not a shared object\n", -1, &error));
+  g_assert_no_error (error);
+  search = old != NULL && *old != '\0' ? g_strconcat (broken_dir, ":", old, NULL)
+                                       : g_strdup (broken_dir);
+  g_setenv ("NCZ_PLUGIN_PATH", search, TRUE);
+}
+
+static void
+remove_broken_plugin (void)
+{
+  g_autofree char *manifest_path = g_build_filename (broken_dir, BROKEN_NAME ".plugin", NULL);
+  g_autofree char *module_path = g_build_filename (broken_dir, "libncz-codec-" BROKEN_NAME ".so",
+                                                   NULL);
+
+  g_unlink (manifest_path);
+  g_unlink (module_path);
+  g_rmdir (broken_dir);
+  g_clear_pointer (&broken_dir, g_free);
+}
+
 int
 main (int argc, char *argv[])
 {
+  int status;
   int n = 1;
 
   /* our own option, before GTest sees the arguments */
@@ -427,6 +539,8 @@ main (int argc, char *argv[])
 
   /* libhdf5 reads it when it initializes, at the first call below */
   g_unsetenv ("HDF5_PLUGIN_PATH");
+  /* the default registry reads it when it is made, below */
+  add_broken_plugin ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
   if (no_plugins)
@@ -442,5 +556,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/hdf5/filters/registered", test_registered);
   g_test_add_func ("/hdf5/filters/ncz-written", test_ncz_written);
   g_test_add_func ("/hdf5/filters/hdf5-written", test_hdf5_written);
-  return g_test_run ();
+  g_test_add_func ("/hdf5/filters/unloadable-module", test_unloadable_module);
+  status = g_test_run ();
+  remove_broken_plugin ();
+  return status;
 }

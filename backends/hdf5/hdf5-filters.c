@@ -9,49 +9,56 @@
  * read (H5Dread) and written (H5Dcreate runs the filters' set_local,
  * H5Dwrite the filters) without HDF5_PLUGIN_PATH.
  *
- * The choice: filters are registered once, at ncz_h5_init(), and the
- * modules behind them are loaded on first use.
+ * The choice: an id is registered when the backend first needs it (a
+ * dataset's pipeline names it as a file is loaded, or a definition adds
+ * it before H5Pset_filter: ncz_h5_filter_needed()), and the module behind
+ * it is loaded when libhdf5 first runs it.
  *
  * - Which ids: those that the manifests of the default registry's plugins
- *   claim (`hdf5-filter:N` in ncz_plugin_info_get_provides()), read
- *   without loading any module, and that libhdf5 does not have:
+ *   claim (`hdf5-filter:N` in ncz_plugin_info_get_provides(), read
+ *   without loading any module) and that libhdf5 does not have:
  *   H5Zfilter_avail() is FALSE. That leaves out HDF5's own filters
- *   (deflate, shuffle, fletcher32, szip, nbit, scaleoffset) and any
- *   library libhdf5 finds on its plugin path (HDF5_PLUGIN_PATH, or
- *   Debian's /usr/lib/x86_64-linux-gnu/hdf5/serial/plugins when it is
- *   unset): those are libhdf5's own business and are not registered a
- *   second time, whether codec-registry also sees them or not.
- *   H5Zfilter_avail() searches that path for each id asked, so asking
- *   costs a directory scan per id at the first open of the process; only
- *   ids Ncz provides are asked.
+ *   (deflate, shuffle, fletcher32, szip, nbit, scaleoffset: ids below
+ *   256 are not even asked) and any library libhdf5 finds on its plugin
+ *   path (HDF5_PLUGIN_PATH, or Debian's
+ *   /usr/lib/x86_64-linux-gnu/hdf5/serial/plugins when it is unset):
+ *   those are libhdf5's own business and are not registered a second
+ *   time, whether codec-registry also sees them or not. Ids no Ncz plugin
+ *   claims are left to libhdf5 without asking anything.
+ * - Why lazily: H5Zfilter_avail() searches libhdf5's plugin path for an
+ *   id it lacks, opening every library there until one matches; asking
+ *   for all of Ncz's ids at the first open cost ncz-dump 50 to 100 ms
+ *   with Debian's hdf5-filter-plugin libraries installed. Asked when an
+ *   id is needed, the search happens once per id, for files that use it,
+ *   where libhdf5 would search at the first H5Dread anyway; a process
+ *   that opens files without such filters asks nothing and loads nothing.
  * - How: each id gets a stand-in H5Z_class2_t (one of MAX_SLOTS fixed
  *   trampolines, since HDF5 does not tell a filter function its own id)
  *   named "<plugin> (Ncz)", as Ncz's modules name their own classes
  *   ("zstd (Ncz)", "bzip2 (Ncz)"); libhdf5 records that name in the
- *   pipelines of the datasets it creates. Its
- *   callbacks load the module through the registry the first time HDF5
- *   calls any of them (ncz_registry_load_plugin(), then the module's
- *   H5PLget_plugin_info), and forward to the module's class from then
- *   on. A process that opens netCDF-4 files without zstd data never
- *   loads libncz-codec-zstd.so (nor libzstd); reading a file that uses
- *   it loads it once (the reader looks the codec up in the registry for
- *   the model anyway).
- * - Why not register lazily from the reader and the writer instead: the
- *   stand-ins need no call from the code that opens datasets or sets
- *   their pipelines (hdf5-read.c, hdf5-write.c, hdf5-io.c, hdf5-direct.c),
- *   cover every way a filter reaches libhdf5 (a pipeline read from a file,
- *   H5Pset_filter before H5Dcreate, direct and partial chunk I/O), and
- *   load no more modules than a lazy registration would.
+ *   pipelines of the datasets it creates. Its callbacks load the module
+ *   through the registry the first time HDF5 calls any of them
+ *   (ncz_registry_load_plugin(), then the module's H5PLget_plugin_info),
+ *   and forward to the module's class from then on. (The reader and the
+ *   writer look the codec up in the registry for the model anyway, so the
+ *   module is usually loaded by then; the stand-in keeps registration
+ *   from loading anything itself, and reports a module that fails.)
+ * - Where: the reader asks for every filter of every dataset it loads
+ *   (hdf5-read.c, load_filters()), the writer for every filter it adds
+ *   with H5Pset_filter (hdf5-write.c, add_filters()): every dataset the
+ *   backend opens or creates went through one of them, whichever I/O
+ *   path (HDF5's pipeline, direct chunk I/O) reads or writes it later.
  *
  * When a module cannot be loaded at first use, the callback pushes the
  * reason on HDF5's error stack (ncz_h5_set_error() shows it in the
  * GError) and fails, as libhdf5 fails for a filter it cannot find; it
  * then tries the next plugin claiming the id, if any, at the next call.
  *
- * Locking: ncz_h5_register_codec_filters() runs under the HDF5 lock, and
- * libhdf5 calls the stand-ins only from calls made under that lock, which
- * guards the slots. The stand-ins take the registry's lock while loading
- * a module (HDF5 lock, then registry lock); nothing takes them the other
+ * Locking: ncz_h5_register_codec_filters() and ncz_h5_filter_needed()
+ * run under the HDF5 lock, and libhdf5 calls the stand-ins only from
+ * calls made under that lock, which guards the slots. The stand-ins take
+ * the registry's lock while loading a module (HDF5 lock, then registry
+ * lock), as the reader's codec lookups do; nothing takes them the other
  * way round.
  *
  * SPDX-License-Identifier: BSD-3-Clause
@@ -71,6 +78,8 @@ typedef struct {
   char *name;                  /* "<plugin> (Ncz)"; HDF5 keeps the pointer */
   GPtrArray *candidates;       /* NczPluginInfo claiming the id, search order */
   guint next_candidate;        /* the next one to try */
+  gboolean decided;            /* libhdf5 was asked; the stand-in registered
+                                * if it lacked the id */
   const H5Z_class2_t *module;  /* the module's class once loaded */
   char *failure;               /* why the last load failed */
   H5Z_class2_t stand_in;
@@ -78,6 +87,7 @@ typedef struct {
 
 static Slot slots[MAX_SLOTS];
 static guint n_slots;
+static gboolean collected;
 
 /* ---- loading the module behind a slot ---- */
 
@@ -254,7 +264,12 @@ hdf5_has_filter (guint id)
 static void
 collect_slots (void)
 {
-  g_autoptr(GPtrArray) plugins = ncz_registry_list_plugins (ncz_registry_get_default ());
+  g_autoptr(GPtrArray) plugins = NULL;
+
+  if (collected)
+    return;
+  collected = TRUE;
+  plugins = ncz_registry_list_plugins (ncz_registry_get_default ());
 
   for (guint p = 0; p < plugins->len; p++)
     {
@@ -291,40 +306,48 @@ collect_slots (void)
     }
 }
 
+/* Reads which ids Ncz's plugins claim (their manifests: no module is
+ * loaded, libhdf5 is not asked). */
 void
 ncz_h5_register_codec_filters (void)
 {
-  static gboolean done = FALSE;
-
-  if (done)
-    return;
-  done = TRUE;
   collect_slots ();
-  for (guint i = 0; i < n_slots; i++)
-    {
-      Slot *slot = &slots[i];
+}
 
-      if (hdf5_has_filter (slot->id))
-        {
-          g_debug ("HDF5 filter %u: libhdf5 has it already; %s not registered", slot->id,
-                   slot->name);
-          continue;
-        }
-      slot->stand_in.version = H5Z_CLASS_T_VERS;
-      slot->stand_in.id = (H5Z_filter_t) slot->id;
-      slot->stand_in.encoder_present = 1;
-      slot->stand_in.decoder_present = 1;
-      slot->stand_in.name = slot->name;
-      slot->stand_in.can_apply = can_apply_funcs[i];
-      slot->stand_in.set_local = set_local_funcs[i];
-      slot->stand_in.filter = filter_funcs[i];
-      if (H5Zregister (&slot->stand_in) < 0)
-        {
-          H5Eclear2 (H5E_DEFAULT);
-          g_debug ("HDF5 filter %u: H5Zregister failed; %s not registered", slot->id, slot->name);
-          continue;
-        }
-      g_debug ("HDF5 filter %u: registered %s (its module is loaded on first use)", slot->id,
+void
+ncz_h5_filter_needed (guint id)
+{
+  Slot *slot;
+  guint i;
+
+  if (id < FIRST_PLUGIN_FILTER_ID)
+    return;
+  collect_slots ();
+  slot = find_slot (id);
+  if (slot == NULL || slot->decided)
+    return;
+  slot->decided = TRUE;
+  if (hdf5_has_filter (slot->id))
+    {
+      g_debug ("HDF5 filter %u: libhdf5 has it already; %s not registered", slot->id,
                slot->name);
+      return;
     }
+  i = (guint) (slot - slots);
+  slot->stand_in.version = H5Z_CLASS_T_VERS;
+  slot->stand_in.id = (H5Z_filter_t) slot->id;
+  slot->stand_in.encoder_present = 1;
+  slot->stand_in.decoder_present = 1;
+  slot->stand_in.name = slot->name;
+  slot->stand_in.can_apply = can_apply_funcs[i];
+  slot->stand_in.set_local = set_local_funcs[i];
+  slot->stand_in.filter = filter_funcs[i];
+  if (H5Zregister (&slot->stand_in) < 0)
+    {
+      H5Eclear2 (H5E_DEFAULT);
+      g_debug ("HDF5 filter %u: H5Zregister failed; %s not registered", slot->id, slot->name);
+      return;
+    }
+  g_debug ("HDF5 filter %u: registered %s (its module is loaded on first use)", slot->id,
+           slot->name);
 }

@@ -134,10 +134,16 @@ gboolean ncz_h5_sync (NczHdf5Format *self, NczDataset *dataset, GError **error);
 
 /* ---- hdf5-filters.c ---- */
 
-/* Registers Ncz's codecs with libhdf5 as filters (once per process, for
- * the ids HDF5 does not have built in), so files using zstd, blosc,
- * bzip2, ... read and write without HDF5_PLUGIN_PATH. Lock held. */
+/* Ncz's codecs registered with libhdf5 as filters, so files using zstd,
+ * blosc, bzip2, ... read and write without HDF5_PLUGIN_PATH (see the
+ * file's comment). At init: reads which HDF5 filter ids Ncz's plugins
+ * claim (manifests only). Lock held. */
 void ncz_h5_register_codec_filters (void);
+/* Registers filter @id with libhdf5 (once; its module is loaded when
+ * libhdf5 first runs it) if an Ncz plugin claims it and libhdf5 does not
+ * have it. Call for each filter of a dataset's pipeline as it is loaded,
+ * and before H5Pset_filter of a filter that is not HDF5's own. Lock held. */
+void ncz_h5_filter_needed (guint id);
 
 /* ---- hdf5-io.c ---- */
 

@@ -1256,6 +1256,7 @@ load_filters (Loader *L, hid_t dcpl, const char *object, GPtrArray **out, GError
           bad (L, error, object, "filter %d has id %d and %zu parameters", i, (int) id, n_cd);
           return FALSE;
         }
+      ncz_h5_filter_needed ((guint) id);    /* Ncz's codec as HDF5's filter */
       g_ptr_array_add (specs, filter_spec ((guint) id, cd, n_cd));
     }
   *out = g_steal_pointer (&specs);

@@ -765,6 +765,7 @@ add_filters (NczHdf5Format *self, NczVariable *var, hid_t dcpl, GError **error)
           status = np >= 2 ? H5Pset_szip (dcpl, p[0], p[1]) : -1;
           break;
         default:
+          ncz_h5_filter_needed (id);          /* Ncz's codec as HDF5's filter */
           status = H5Pset_filter (dcpl, (H5Z_filter_t) id, H5Z_FLAG_MANDATORY, np, p);
           break;
         }

@@ -7,20 +7,25 @@
  * anything else (H5PLset_loading_state (0)), so every codec id comes
  * from Ncz's registration.
  *
- * - /hdf5/filters/registered: after the first open, libhdf5 reports
- *   every codec id available with its encoder and decoder;
+ * - /hdf5/filters/lazy: opening and creating a file without those
+ *   filters loads no codec module and registers nothing;
  * - /hdf5/filters/ncz-written: variables Ncz wrote with zstd, blosc,
- *   bzip2, lz4 and shuffle+zstd carry those filters and parameters in
- *   their HDF5 pipelines, libhdf5's H5Dread decodes them in this process,
- *   and Ncz reads them back;
- * - /hdf5/filters/hdf5-written: datasets libhdf5 itself creates and
- *   writes with those filters (HDF5's pipeline, set_local included) read
- *   back with H5Dread and through Ncz;
+ *   bzip2, lz4 and shuffle+zstd: the writer registered each id libhdf5
+ *   lacked (libhdf5 reports it available, with encoder and decoder), the
+ *   HDF5 pipelines carry the filters and parameters, libhdf5's H5Dread
+ *   decodes them in this process, and Ncz reads them back;
+ * - /hdf5/filters/hdf5-written: once Ncz has defined variables with
+ *   them, datasets libhdf5 itself creates and writes with those filters
+ *   (HDF5's pipeline, set_local included) read back with H5Dread and
+ *   through Ncz;
  * - /hdf5/filters/unloadable-module: a plugin whose manifest claims an
  *   HDF5 filter id but whose module cannot be loaded (written by main()
- *   into a folder put first on NCZ_PLUGIN_PATH): its id is registered
- *   (nothing is loaded at registration), and creating a dataset with it
- *   fails with HDF5's error stack naming the plugin and why.
+ *   into a folder put first on NCZ_PLUGIN_PATH): a file whose dataset
+ *   names the id as an optional filter, opened by Ncz, gets the id
+ *   registered without loading anything, and creating a dataset with it
+ *   then fails with HDF5's error stack naming the plugin and why.
+ * Registration while reading a file (no writing first) is checked by
+ * test-filters-interop.py: ncz-dump of the netcdf-c peers' files.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -150,29 +155,117 @@ ncz_filter_name (const Codec *c)
   return g_strdup_printf ("%s (Ncz)", c->module);
 }
 
+/* The default registry's plugin @name. */
+static NczPluginInfo *
+find_plugin (const char *name)
+{
+  g_autoptr(GPtrArray) plugins = ncz_registry_list_plugins (ncz_registry_get_default ());
+
+  for (guint i = 0; i < plugins->len; i++)
+    {
+      NczPluginInfo *info = g_ptr_array_index (plugins, i);
+
+      if (g_strcmp0 (ncz_plugin_info_get_name (info), name) == 0)
+        return info;   /* owned by the registry */
+    }
+  return NULL;
+}
+
+/* libhdf5 has @c's filter, with its encoder and decoder. */
 static void
-test_registered (void)
+assert_registered (const Codec *c)
+{
+  unsigned config = 0;
+
+  g_assert_cmpint (H5Zfilter_avail ((H5Z_filter_t) c->id), >, 0);
+  g_assert_cmpint (H5Zget_filter_info ((H5Z_filter_t) c->id, &config), >=, 0);
+  g_assert_true ((config & H5Z_FILTER_CONFIG_ENCODE_ENABLED) != 0);
+  g_assert_true ((config & H5Z_FILTER_CONFIG_DECODE_ENABLED) != 0);
+  if (no_plugins)
+    g_assert_false (c->foreign);
+  g_test_message ("%s (%u): %s", c->module, c->id,
+                  c->foreign ? "libhdf5's own plugin" : "registered by Ncz");
+}
+
+/* Opening and creating files without these filters registers nothing
+ * and loads no codec module. */
+static void
+test_lazy (void)
 {
   init_backend ();
   for (guint i = 0; i < G_N_ELEMENTS (codecs); i++)
     {
       const Codec *c = &codecs[i];
-      unsigned config = 0;
+      NczPluginInfo *info;
 
       if (!have_codec (c))
         {
           g_test_message ("%s (%u): not in this build", c->module, c->id);
           continue;
         }
-      g_assert_cmpint (H5Zfilter_avail ((H5Z_filter_t) c->id), >, 0);
-      g_assert_cmpint (H5Zget_filter_info ((H5Z_filter_t) c->id, &config), >=, 0);
-      g_assert_true ((config & H5Z_FILTER_CONFIG_ENCODE_ENABLED) != 0);
-      g_assert_true ((config & H5Z_FILTER_CONFIG_DECODE_ENABLED) != 0);
-      if (no_plugins)
-        g_assert_false (c->foreign);
-      g_test_message ("%s (%u): %s", c->module, c->id,
-                      c->foreign ? "libhdf5's own plugin" : "registered by Ncz");
+      info = find_plugin (c->module);
+      g_assert_nonnull (info);
+      g_assert_false (ncz_plugin_info_is_loaded (info));
+      if (!c->foreign)
+        {
+          g_assert_cmpint (H5Zfilter_avail ((H5Z_filter_t) c->id), ==, 0);
+          H5Eclear2 (H5E_DEFAULT);
+        }
     }
+}
+
+/* Gives @v @c's filter through the public API. */
+static void
+set_codec (NczVariable *v, const Codec *c)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean ok = FALSE;
+
+  switch (c->id)
+    {
+    case 32015:
+      ok = ncz_variable_set_zstandard (v, 5, &error);
+      break;
+    case 32001:
+      ok = ncz_variable_set_blosc (v, "lz4", 5, 0, 1, &error);
+      break;
+    case 307:
+      ok = ncz_variable_set_bzip2 (v, 9, &error);
+      break;
+    case 32004:
+      ok = ncz_variable_add_filter (v, 32004, NULL, 0, &error);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  g_assert_no_error (error);
+  g_assert_true (ok);
+}
+
+/* Ncz defines a variable with each codec (no data) in a new file: its
+ * writer registers the filters. */
+static void
+define_through_ncz (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = temp_path ("define.nc");
+  NczDataset *ds = ncz_dataset_create (path, NCZ_CREATE_DEFAULT, NULL, &error);
+  NczGroup *root = ncz_dataset_get_root_group (ds);
+  NczDimension *x;
+
+  g_assert_no_error (error);
+  x = ncz_group_add_dimension (root, "x", 8, FALSE, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (codecs); i++)
+    if (have_codec (&codecs[i]))
+      {
+        NczVariable *v = ncz_group_add_variable (root, codecs[i].var, NCZ_DATA_TYPE_INT, 1, &x,
+                                                 &error);
+
+        g_assert_no_error (error);
+        set_codec (v, &codecs[i]);
+      }
+  close_dataset (ds);
 }
 
 /* Checks the pipeline of dataset @name: its filters are @ids (n of them),
@@ -230,32 +323,13 @@ test_ncz_written (void)
     {
       const Codec *c = &codecs[i];
       NczVariable *v;
-      gboolean ok = FALSE;
 
       if (!have_codec (c))
         continue;
       v = ncz_group_add_variable (root, c->var, NCZ_DATA_TYPE_INT, 2, dims, &error);
       g_assert_no_error (error);
       g_assert_true (ncz_variable_set_chunk_sizes (v, chunks, 2, &error));
-      switch (c->id)
-        {
-        case 32015:
-          ok = ncz_variable_set_zstandard (v, 5, &error);
-          break;
-        case 32001:
-          ok = ncz_variable_set_blosc (v, "lz4", 5, 0, 1, &error);
-          break;
-        case 307:
-          ok = ncz_variable_set_bzip2 (v, 9, &error);
-          break;
-        case 32004:
-          ok = ncz_variable_add_filter (v, 32004, NULL, 0, &error);
-          break;
-        default:
-          g_assert_not_reached ();
-        }
-      g_assert_no_error (error);
-      g_assert_true (ok);
+      set_codec (v, c);
       fill_data (data, i);
       g_assert_true (ncz_variable_write (v, start, 2, count, 2, NULL, 0, data,
                                          NX * NY * sizeof (gint32), NULL, &error));
@@ -278,6 +352,11 @@ test_ncz_written (void)
       wrote_chain = TRUE;
     }
   close_dataset (ds);
+
+  /* the writer registered the filters libhdf5 lacked */
+  for (guint i = 0; i < G_N_ELEMENTS (codecs); i++)
+    if (wrote[i])
+      assert_registered (&codecs[i]);
 
   /* libhdf5 sees the filters and decodes the data in this process */
   f = H5Fopen (path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -356,7 +435,10 @@ test_hdf5_written (void)
   gboolean wrote[G_N_ELEMENTS (codecs)] = { FALSE };
   hid_t f, s;
 
-  init_backend ();
+  define_through_ncz ();
+  for (guint i = 0; i < G_N_ELEMENTS (codecs); i++)
+    if (have_codec (&codecs[i]))
+      assert_registered (&codecs[i]);
   f = H5Fcreate (path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   g_assert_cmpint (f, >=, 0);
   s = H5Screate_simple (2, dims, NULL);
@@ -446,8 +528,34 @@ test_unloadable_module (void)
   hsize_t dims[1] = { 100 }, chunks[1] = { 10 };
   hid_t f, s, p;
 
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stored = temp_path ("optional.h5");
+  NczDataset *ds;
+  NczPluginInfo *info = find_plugin (BROKEN_NAME);
+
+  g_assert_nonnull (info);
   init_backend ();
-  /* registered without loading anything */
+  g_assert_cmpint (H5Zfilter_avail (BROKEN_ID), ==, 0);
+  H5Eclear2 (H5E_DEFAULT);
+
+  /* a file naming the filter as optional (libhdf5 skips it), written
+   * before anything registered it */
+  f = H5Fcreate (stored, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  g_assert_cmpint (f, >=, 0);
+  s = H5Screate_simple (1, dims, NULL);
+  p = H5Pcreate (H5P_DATASET_CREATE);
+  g_assert_cmpint (H5Pset_chunk (p, 1, chunks), >=, 0);
+  g_assert_cmpint (H5Pset_filter (p, BROKEN_ID, H5Z_FLAG_OPTIONAL, 0, NULL), >=, 0);
+  g_assert_cmpint (H5Dclose (H5Dcreate2 (f, "optional", H5T_STD_I32LE, s, H5P_DEFAULT, p,
+                                         H5P_DEFAULT)), >=, 0);
+  H5Pclose (p);
+  H5Sclose (s);
+  g_assert_cmpint (H5Fclose (f), >=, 0);
+
+  /* Ncz's reader names the id: registered, nothing loaded */
+  ds = ncz_dataset_open (stored, NCZ_OPEN_READ, NULL, &error);
+  g_assert_no_error (error);
+  close_dataset (ds);
   g_assert_cmpint (H5Zfilter_avail (BROKEN_ID), >, 0);
 
   f = H5Fcreate (path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -553,7 +661,7 @@ main (int argc, char *argv[])
       H5Eclear2 (H5E_DEFAULT);
     }
 
-  g_test_add_func ("/hdf5/filters/registered", test_registered);
+  g_test_add_func ("/hdf5/filters/lazy", test_lazy);
   g_test_add_func ("/hdf5/filters/ncz-written", test_ncz_written);
   g_test_add_func ("/hdf5/filters/hdf5-written", test_hdf5_written);
   g_test_add_func ("/hdf5/filters/unloadable-module", test_unloadable_module);

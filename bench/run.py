@@ -5,7 +5,7 @@
 #               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A] [--wide=G,V,A|none]
 #               [--codecs=zstd,blosc-lz4,zlib|none]
 #               [--hdf5=chunked,contiguous,deflate,shuffle-deflate|none]
-#               [--drop-caches] [--json=FILE]
+#               [--only=data,codecs,meta,hdf5] [--drop-caches] [--json=FILE]
 #
 # In one run: the data case (a 3-D float32 variable written whole and read
 # whole, uncompressed, NCZarr/Zarr in a directory), the codec cases (the
@@ -35,6 +35,10 @@
 # netcdf-c with deflate (with and without shuffle), and Ncz's NCZarr with
 # zstd faster than netcdf-c's HDF5 with deflate (with and without
 # shuffle), writing and reading.
+#
+# --only runs some of the cases: data (with the ceiling), codecs, meta (the
+# metadata, consolidated and wide cases), hdf5 (s3 is run.sh's S3 section,
+# ignored here).
 #
 # Reads are warm (the page cache holds what was just written) unless
 # --drop-caches is given and writing /proc/sys/vm/drop_caches works.
@@ -198,6 +202,18 @@ def main():
         if f not in HDF5_FORMS:
             print("unknown HDF5 form %s (%s)" % (f, ", ".join(HDF5_FORMS)), file=sys.stderr)
             return 2
+    only = opt("--only", "data,codecs,meta,hdf5")
+    only = set(only.split(",")) if isinstance(only, str) else set()
+    only.discard("s3")   # run.sh's S3 section
+    if not only <= {"data", "codecs", "meta", "hdf5"}:
+        print("--only takes some of data, codecs, meta, hdf5, s3", file=sys.stderr)
+        return 2
+    if "codecs" not in only:
+        codecs = []
+    if "hdf5" not in only:
+        hdf5_forms = []
+    if "meta" not in only:
+        wide = None
     zarr_py = os.path.join(HERE, "zarr-bench.py")
     have_zarr = subprocess.run([python, "-c", "import zarr, numpy"],
                                capture_output=True).returncode == 0
@@ -211,6 +227,7 @@ def main():
     results = {"data": {}, "meta": {}, "cmeta": {}, "wide": {}, "ceiling": None, "codecs": {},
                "hdf5": {}, "cores": len(os.sched_getaffinity(0)),
                "shape": shape, "chunks": chunks, "meta_sizes": meta, "wide_sizes": wide,
+               "cases": sorted(only),
                "repeat": repeat, "warm": not dropped}
     try:
         data_jobs, meta_jobs, cmeta_jobs, wide_jobs = {}, {}, {}, {}
@@ -238,11 +255,13 @@ def main():
         if os.path.exists(ceiling):
             data_jobs["ceiling"] = ([ceiling, "--shape=" + shape, "--chunks=" + chunks],
                                     max(repeat, 3), want_drop, ["memcpy_s", "write_s", "read_s"])
-        data = interleaved(data_jobs, env, workdir)
-        results["ceiling"] = data.pop("ceiling", None)
-        results["data"] = data
-        results["meta"] = interleaved(meta_jobs, env, workdir)
-        results["cmeta"] = interleaved(cmeta_jobs, env, workdir)
+        if "data" in only:
+            data = interleaved(data_jobs, env, workdir)
+            results["ceiling"] = data.pop("ceiling", None)
+            results["data"] = data
+        if "meta" in only:
+            results["meta"] = interleaved(meta_jobs, env, workdir)
+            results["cmeta"] = interleaved(cmeta_jobs, env, workdir)
         if wide:
             results["wide"] = interleaved(wide_jobs, env, workdir)
         for codec in codecs:
@@ -296,6 +315,31 @@ def run_hdf5(forms, tools, common_data, repeat, want_drop, env, workdir):
 
 
 def report(res):
+    verdicts = []
+    if res["data"] or res["ceiling"]:
+        verdicts += report_data(res)
+    verdicts += report_codecs(res)
+    verdicts += report_hdf5(res)
+    if res["meta"]:
+        verdicts += report_meta("Metadata case", res["meta"], res["meta_sizes"], res["repeat"])
+    if res["cmeta"]:
+        verdicts += report_meta(
+            "Consolidated metadata case (pure Zarr with .zmetadata; Ncz ncz_dataset_open, "
+            "zarr-python open_consolidated)", res["cmeta"], res["meta_sizes"], res["repeat"],
+            targets=("open_s",), reference=(CMETA_REF,),
+            notes=["netcdf-c: left out (it has no consolidated metadata)",
+                   "%s: Ncz opening the same store with consolidated=false (every .zgroup "
+                   "and .zattrs read, every group listed), for reference only" % CMETA_REF])
+    if res.get("wide_sizes") and res["wide"]:
+        verdicts += report_meta("Wide metadata case", res["wide"], res["wide_sizes"],
+                                res["repeat"])
+    if verdicts:
+        print()
+        print("targets met: %d of %d" % (sum(verdicts), len(verdicts)))
+
+
+def report_data(res):
+    """The data case: the table, the ratios and the targets."""
     dims = [int(x) for x in res["shape"].split(",")]
     nbytes = 4
     for d in dims:
@@ -345,24 +389,7 @@ def report(res):
                 label, tgt, how, ncz_rate, "MET" if ok else "MISSED"))
             if ceil:
                 print("             Ncz at %.0f%% of the ceiling" % (100 * ncz_rate / ceil))
-
-    verdicts += report_codecs(res)
-    verdicts += report_hdf5(res)
-
-    verdicts += report_meta("Metadata case", res["meta"], res["meta_sizes"], res["repeat"])
-    verdicts += report_meta(
-        "Consolidated metadata case (pure Zarr with .zmetadata; Ncz ncz_dataset_open, "
-        "zarr-python open_consolidated)", res["cmeta"], res["meta_sizes"], res["repeat"],
-        targets=("open_s",), reference=(CMETA_REF,),
-        notes=["netcdf-c: left out (it has no consolidated metadata)",
-               "%s: Ncz opening the same store with consolidated=false (every .zgroup "
-               "and .zattrs read, every group listed), for reference only" % CMETA_REF])
-    if res.get("wide_sizes"):
-        verdicts += report_meta("Wide metadata case", res["wide"], res["wide_sizes"],
-                                res["repeat"])
-    if verdicts:
-        print()
-        print("targets met: %d of %d" % (sum(verdicts), len(verdicts)))
+    return verdicts
 
 
 def report_meta(title, m, sizes, repeat, targets=("create_s", "open_s"), reference=(),

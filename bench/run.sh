@@ -27,13 +27,15 @@ export NCZ_PLUGIN_SYSTEM_PATH=${NCZ_PLUGIN_SYSTEM_PATH-}
 "${PYTHON:-/usr/bin/python3}" "$here/run.py" --builddir="$bench" "$@" || exit $?
 
 # --- S3 section: the S3 cases against a radosgw on 127.0.0.1
-# (bench/s3-bench.sh); --no-s3 leaves it out. A server that cannot start
-# skips the section with a message; it does not fail the bench.
+# (bench/s3-bench.sh); --no-s3, or --only without s3, leaves it out. A
+# server that cannot start skips the section with a message; it does not
+# fail the bench.
 s3=yes
 s3_args=
 for a in "$@"; do
   case $a in
     --no-s3) s3=no ;;
+    --only=*) case $a in *s3*) ;; *) s3=no ;; esac ;;
     --small|--repeat=*|--shape=*|--chunks=*|--meta=*) s3_args="$s3_args $a" ;;
   esac
 done

@@ -3,23 +3,27 @@
 # between Ncz (its codecs registered with libhdf5 as filters, no
 # HDF5_PLUGIN_PATH), h5py and the netcdf-c peer builds
 #
-# One CDL text (CDL below) names a variable per filter chain, with
+# One CDL text (make_cdl() below) names a variable per filter chain, with
 # `_Filter` (and `_Shuffle`, `_ChunkSizes`). It is written
-#   - by `ncz-gen` with HDF5_PLUGIN_PATH unset (the Ncz file), and
+#   - by `ncz-gen` with HDF5_PLUGIN_PATH unset (the Ncz file), and again
+#     with libhdf5's plugin loading off (HDF5_PLUGIN_PRELOAD="::"), so
+#     that even the filters Debian's plugin folder would give libhdf5 are
+#     Ncz's registered ones, and
 #   - by each peer's `ncgen -4` with HDF5_PLUGIN_PATH set to the peer's
 #     plugins, then Debian's plugin folder (lz4 comes from Debian's
 #     hdf5-filter-plugin: the peers have none) (the peer's file).
 # Then:
-#   1. h5py reads the Ncz file with Debian's hdf5-filter-plugin libraries
+#   1. h5py reads the Ncz files with Debian's hdf5-filter-plugin libraries
 #      (HDF5_PLUGIN_PATH=Debian's folder): every variable Debian has the
 #      filters of has those filter ids, and the values of the CDL;
-#   2. h5py reads it with each peer's plugins (then Debian's folder):
+#   2. h5py reads them with each peer's plugins (then Debian's folder):
 #      every variable, the same;
 #   3. each peer's `ncdump` (plain and -s, _NCProperties aside) of the Ncz
-#      file equals its ncdump of its own file, but for blosc's stored
+#      files equals its ncdump of its own file, but for blosc's stored
 #      parameters (BLOSC_PARAMS below);
 #   4. `ncz-dump` (plain and -s), HDF5_PLUGIN_PATH unset, of each peer's
-#      file equals that peer's ncdump of it.
+#      file equals that peer's ncdump of it, also with libhdf5's plugin
+#      loading off.
 # Missing programs or modules skip their checks; exit 77 when nothing can
 # run at all.
 #
@@ -97,12 +101,17 @@ def run(argv, env=None):
         return -999, '', 'timed out after %d s' % TIMEOUT
 
 
-def env_with(plugin_path):
+def env_with(plugin_path, loading_off=False):
+    """The environment with HDF5_PLUGIN_PATH set to @plugin_path or unset;
+    @loading_off turns libhdf5's plugin loading off (HDF5_PLUGIN_PRELOAD
+    "::"), so that only filters registered in the process are found."""
     env = dict(os.environ)
     env.pop('HDF5_PLUGIN_PATH', None)
     env.pop('HDF5_PLUGIN_PRELOAD', None)
     if plugin_path is not None:
         env['HDF5_PLUGIN_PATH'] = plugin_path
+    if loading_off:
+        env['HDF5_PLUGIN_PRELOAD'] = '::'
     return env
 
 
@@ -214,19 +223,25 @@ def main():
             f.write(make_cdl())
         names = [v[0] for v in VARIABLES]
 
-        # the Ncz file, without HDF5_PLUGIN_PATH
-        ncz_file = os.path.join(tmp, 'ncz', 'codecs.nc')
-        os.makedirs(os.path.dirname(ncz_file))
-        rc, _, err = run([ncz_gen, '-o', ncz_file, cdl], env_with(None))
-        tap.ok(rc == 0, 'ncz-gen writes zstd, blosc, bzip2, lz4 without HDF5_PLUGIN_PATH', err)
-        ncz_ok = rc == 0
+        # The Ncz files, without HDF5_PLUGIN_PATH: as libhdf5 is set up
+        # (Debian's plugin folder may give it blosc, bzip2 and lz4 itself),
+        # and with libhdf5's plugin loading off (every filter Ncz's own).
+        ncz_files = []
+        for label, off in (('Ncz file', False), ('Ncz file (HDF5 plugin loading off)', True)):
+            path = os.path.join(tmp, 'ncz-off' if off else 'ncz', 'codecs.nc')
+            os.makedirs(os.path.dirname(path))
+            rc, _, err = run([ncz_gen, '-o', path, cdl], env_with(None, off))
+            tap.ok(rc == 0, 'ncz-gen writes the %s with zstd, blosc, bzip2, lz4 without '
+                   'HDF5_PLUGIN_PATH' % label, err)
+            if rc == 0:
+                ncz_files.append((label, path))
 
         # 1. h5py with Debian's plugins, for the variables whose filters it has
         if not have_h5py:
-            tap.skip('h5py reads the Ncz file', 'h5py is not installed')
+            tap.skip('h5py reads the Ncz files', 'h5py is not installed')
         elif not debian:
-            tap.skip('h5py reads the Ncz file with Debian\'s plugins', 'no folder %s' % debian)
-        elif ncz_ok:
+            tap.skip('h5py reads the Ncz files with Debian\'s plugins', 'no folder %s' % debian)
+        else:
             avail = h5_filter_available(debian, [307, 32001, 32004, 32015])
             some = [v[0] for v in VARIABLES if all(i < 256 or i in avail for i in v[4])]
             for v in VARIABLES:
@@ -234,8 +249,9 @@ def main():
                     tap.skip('h5py (Debian\'s plugins): %s' % v[0],
                              'Debian\'s %s has no library for filter %s' %
                              (debian, [i for i in v[4] if i >= 256 and i not in avail]))
-            if some:
-                check_h5py(tap, 'h5py (Debian\'s plugins)', ncz_file, debian, some)
+            for label, path in ncz_files:
+                if some:
+                    check_h5py(tap, 'h5py (Debian\'s plugins), %s' % label, path, debian, some)
 
         for version, peer in peers:
             plugins = os.path.join(peer, 'plugins')
@@ -243,8 +259,10 @@ def main():
             peer_label = 'netcdf-c-' + version
 
             # 2. h5py with the peer's plugins
-            if have_h5py and ncz_ok:
-                check_h5py(tap, 'h5py (%s plugins)' % peer_label, ncz_file, path, names)
+            if have_h5py:
+                for label, ncz_file in ncz_files:
+                    check_h5py(tap, 'h5py (%s plugins), %s' % (peer_label, label), ncz_file,
+                               path, names)
 
             # the peer's own file of the same CDL
             peer_file = os.path.join(tmp, version, 'codecs.nc')
@@ -256,31 +274,35 @@ def main():
                 continue
             ncdump = os.path.join(peer, 'bin', 'ncdump')
 
-            # 3. the peer's ncdump of the Ncz file
-            for opts in ([], ['-s']):
-                what = '%s ncdump %sof the Ncz file' % (peer_label, ' '.join(opts) + ' ' if opts else '')
-                if not ncz_ok:
-                    tap.skip(what, 'ncz-gen failed')
-                    continue
-                rc1, ref, err1 = run([ncdump] + opts + [peer_file], env_with(path))
-                rc2, got, err2 = run([ncdump] + opts + [ncz_file], env_with(path))
-                ref, got = without_ncproperties(ref), without_ncproperties(got)
-                if opts:
-                    tap.ok(BLOSC_PARAMS[0] in got,
-                           what + ': blosc\'s parameters as hdf5-blosc stores them (2, 2, ...)',
-                           got)
-                    got = got.replace(BLOSC_PARAMS[0], BLOSC_PARAMS[1])
-                good = rc1 == 0 and rc2 == 0 and ref == got
-                tap.ok(good, what + ' equals its dump of its own file',
-                       err1 + err2 + diff(ref, got, peer_label, 'ncz'))
+            # 3. the peer's ncdump of the Ncz files
+            for label, ncz_file in ncz_files:
+                for opts in ([], ['-s']):
+                    what = '%s ncdump %sof the %s' % (peer_label, ' '.join(opts) + ' ' if opts else '',
+                                                     label)
+                    rc1, ref, err1 = run([ncdump] + opts + [peer_file], env_with(path))
+                    rc2, got, err2 = run([ncdump] + opts + [ncz_file], env_with(path))
+                    ref, got = without_ncproperties(ref), without_ncproperties(got)
+                    if opts:
+                        tap.ok(BLOSC_PARAMS[0] in got,
+                               what + ': blosc\'s parameters as hdf5-blosc stores them (2, 2, ...)',
+                               got)
+                        got = got.replace(BLOSC_PARAMS[0], BLOSC_PARAMS[1])
+                    good = rc1 == 0 and rc2 == 0 and ref == got
+                    tap.ok(good, what + ' equals its dump of its own file',
+                           err1 + err2 + diff(ref, got, peer_label, 'ncz'))
 
-            # 4. ncz-dump of the peer's file, without HDF5_PLUGIN_PATH
-            for opts in ([], ['-s']):
-                what = 'ncz-dump %sof the %s file' % (' '.join(opts) + ' ' if opts else '', peer_label)
-                rc1, ref, err1 = run([ncdump] + opts + [peer_file], env_with(path))
-                rc2, got, err2 = run([ncz_dump] + opts + [peer_file], env_with(None))
-                good = rc1 == 0 and rc2 == 0 and ref == got
-                tap.ok(good, what + ' equals the peer\'s ncdump', err1 + err2 + diff(ref, got, peer_label, 'ncz-dump'))
+            # 4. ncz-dump of the peer's file, without HDF5_PLUGIN_PATH, as
+            # libhdf5 is set up and with its plugin loading off
+            for off in (False, True):
+                for opts in ([], ['-s']):
+                    what = 'ncz-dump %sof the %s file%s' % (' '.join(opts) + ' ' if opts else '',
+                                                          peer_label,
+                                                          ' (HDF5 plugin loading off)' if off else '')
+                    rc1, ref, err1 = run([ncdump] + opts + [peer_file], env_with(path))
+                    rc2, got, err2 = run([ncz_dump] + opts + [peer_file], env_with(None, off))
+                    good = rc1 == 0 and rc2 == 0 and ref == got
+                    tap.ok(good, what + ' equals the peer\'s ncdump',
+                           err1 + err2 + diff(ref, got, peer_label, 'ncz-dump'))
         if not peers:
             tap.skip('the netcdf-c peers', 'none in %s' % peers_dir)
     finally:

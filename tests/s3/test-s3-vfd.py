@@ -185,6 +185,10 @@ def main():
         if files:
             path = files[0]
             name = os.path.basename(path)
+            # at the root of the bucket: the store is the whole bucket
+            client.upload_file(path, bucket, name)
+            same_dump(path, f"s3://{bucket}/{name}#mode=bytes&endpoint={s3.ENDPOINT}", [],
+                      f"s3://BUCKET/{name}#mode=bytes&endpoint=...")
             client.upload_file(path, bucket, "public/" + name,
                                ExtraArgs={"ACL": "public-read"})
             same_dump(path, f"{s3.ENDPOINT}/{bucket}/public/{name}#mode=bytes&aws.profile=none",

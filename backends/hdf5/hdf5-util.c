@@ -8,11 +8,22 @@
 #include "hdf5-private.h"
 
 static GRecMutex h5_lock;
+/* set in a thread once HDF5's automatic error printing is off there */
+static GPrivate h5_quiet_thread;
 
 void
 ncz_h5_lock (void)
 {
   g_rec_mutex_lock (&h5_lock);
+  /* Debian's libhdf5 is built thread-safe, and then keeps the automatic
+   * printing of its error stack per thread: it is turned off in every
+   * thread that calls libhdf5 (worker threads, the user's), not only in
+   * the one that loaded it */
+  if (g_private_get (&h5_quiet_thread) == NULL)
+    {
+      H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
+      g_private_set (&h5_quiet_thread, GINT_TO_POINTER (1));
+    }
 }
 
 void

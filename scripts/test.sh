@@ -70,7 +70,7 @@ for t in json.load(sys.stdin):
 fi
 
 # libFuzzer: the metadata fuzz target for a bounded time (clang build)
-MESON_TEST_ARGS=(--suite fuzz --timeout-multiplier 2 fuzz-metadata fuzz-filter-spec fuzz-cdl)
+MESON_TEST_ARGS=(--suite fuzz --timeout-multiplier 2 fuzz-metadata fuzz-filter-spec fuzz-cdl fuzz-hdf5)
 export NCZ_FUZZ_SECONDS=${NCZ_FUZZ_SECONDS:-60}
 CC=clang run_suite _build-fuzz -Dbuildtype=debug -Dfuzzing=enabled \
   -Db_sanitize=address,undefined -Db_lundef=false -Dintrospection=disabled \

@@ -1,0 +1,74 @@
+#!/bin/sh
+# run-hdf5-target.sh: runs the HDF5 libFuzzer target for a bounded time
+# and sorts what it finds into libhdf5's defects and Ncz's
+#
+# Usage: run-hdf5-target.sh TARGET STANDALONE WORK_DIR SEED_DIR...
+#
+# libFuzzer runs TARGET (fuzz-hdf5) for $NCZ_FUZZ_SECONDS (default 60)
+# seconds in fork mode (-fork=1), going on after crashes, hangs and
+# out-of-memory: Debian's libhdf5 1.10.8 crashes on some hostile files
+# whatever Ncz does. New inputs go to WORK_DIR/fuzz-work/corpus, the
+# ones that crashed, hung, leaked or ran out of memory to
+# WORK_DIR/fuzz-work/artifacts. Each of those is then run again, alone,
+# by STANDALONE (fuzz-hdf5-standalone --as-is), which runs it in a child
+# process and sorts it by the backtrace of the crash: inside libhdf5 (a
+# libhdf5 defect: printed and kept in WORK_DIR/fuzz-work/sorted as
+# libhdf5-*, not a failure) or anywhere else (an Ncz finding, kept as
+# ncz-*: a failure), leaks and sanitizer reports always failures. A
+# crash or leak that does not happen again when the input runs alone is
+# a failure too; a hang or out-of-memory that does not is only reported
+# (they depend on the machine's load). See libhdf5-crashes/README.md.
+#
+# SPDX-License-Identifier: BSD-3-Clause
+set -u
+target=$1
+standalone=$2
+work=$3/fuzz-work
+shift 3
+secs=${NCZ_FUZZ_SECONDS:-60}
+
+rm -rf "$work/artifacts" "$work/sorted" "$work/tmp"
+mkdir -p "$work/corpus" "$work/artifacts" "$work/sorted" "$work/tmp"
+# the target's temporary files (left behind by crashing runs) stay here
+TMPDIR=$work/tmp
+export TMPDIR
+
+"$target" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+  -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+  -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
+  "$work/corpus" "$@"
+rc=$?
+# 77 (-error_exitcode): something was found, sorted below
+if [ $rc -ne 0 ] && [ $rc -ne 77 ]; then
+  echo "run-hdf5-target: libFuzzer itself failed (exit status $rc)"
+  exit 1
+fi
+
+n=$(ls "$work/artifacts" | wc -l)
+echo "run-hdf5-target: libFuzzer kept $n inputs that crashed, hung, leaked or ran out of memory"
+[ "$n" -eq 0 ] && exit 0
+
+status=0
+# each input alone, sorted by the standalone driver (exit status 1 when
+# one of them is Ncz's)
+"$standalone" --as-is --save="$work/sorted" "$work/artifacts" || status=1
+
+# inputs that crashed or leaked under libFuzzer but not alone cannot be
+# told apart: they fail
+for f in "$work/artifacts"/crash-* "$work/artifacts"/leak-*; do
+  [ -e "$f" ] || continue
+  sum=$(sha1sum "$f" | cut -c1-16)
+  if ! ls "$work/sorted" | grep -q -e "-$sum\$"; then
+    echo "run-hdf5-target: $f crashed or leaked under libFuzzer but not alone"
+    status=1
+  fi
+done
+for f in "$work/artifacts"/timeout-* "$work/artifacts"/oom-*; do
+  [ -e "$f" ] || continue
+  sum=$(sha1sum "$f" | cut -c1-16)
+  ls "$work/sorted" | grep -q -e "-$sum\$" ||
+    echo "run-hdf5-target: $f hung or ran out of memory under libFuzzer only (not a failure)"
+done
+echo "run-hdf5-target: sorted inputs in $work/sorted:"
+ls "$work/sorted"
+exit $status

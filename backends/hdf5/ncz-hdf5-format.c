@@ -60,12 +60,17 @@ hdf5_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, GE
   ncz_h5_init ();
   self->dataset = dataset;
   self->writable = ncz_dataset_is_writable (dataset);
+  /* the store driver (hdf5-vfd.c) takes the current cancellable */
+  if (cancellable != NULL)
+    g_cancellable_push_current (cancellable);
   ncz_h5_lock ();
   if (is_bytes_url (self))
     {
       if (self->writable)
         {
           ncz_h5_unlock ();
+          if (cancellable != NULL)
+            g_cancellable_pop_current (cancellable);
           g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_READ_ONLY,
                        "%s: a netCDF-4 file read through a store (mode=bytes) is read-only",
                        ncz_url_get_original (self->url));
@@ -80,15 +85,18 @@ hdf5_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, GE
       self->path = g_strdup (ncz_url_get_local_path (self->url));
       H5Pset_fclose_degree (fapl, H5F_CLOSE_STRONG);
       self->file = H5Fopen (self->path, self->writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl);
-      H5Pclose (fapl);
       ok = self->file >= 0;
+      /* before any other HDF5 call, which would clear the error stack */
       if (!ok)
         ncz_h5_set_error (error, NCZ_BACKEND_ERROR_BAD_METADATA,
                           "%s: cannot open the netCDF-4/HDF5 file", self->path);
+      H5Pclose (fapl);
     }
   if (ok)
     ok = ncz_h5_load (self, dataset, error);
   ncz_h5_unlock ();
+  if (cancellable != NULL)
+    g_cancellable_pop_current (cancellable);
   return ok;
 }
 
@@ -267,9 +275,16 @@ hdf5_read_slab (NczFormat *format, NczVariable *variable, const guint64 *start,
                 GCancellable *cancellable, GError **error)
 {
   NczHdf5Format *self = NCZ_HDF5_FORMAT (format);
+  gboolean ok;
 
-  return ensure_objects (self, error) &&
-         ncz_h5_read_slab (self, variable, start, count, stride, buffer, cancellable, error);
+  /* the store driver (hdf5-vfd.c) takes the current cancellable */
+  if (cancellable != NULL)
+    g_cancellable_push_current (cancellable);
+  ok = ensure_objects (self, error) &&
+       ncz_h5_read_slab (self, variable, start, count, stride, buffer, cancellable, error);
+  if (cancellable != NULL)
+    g_cancellable_pop_current (cancellable);
+  return ok;
 }
 
 static gboolean

@@ -627,7 +627,7 @@ append_offsets (GString        *out,
                 gsize           head_len)
 {
   guint index = 0;
-  guint64 offset;
+  guint64 offset = 0;
   gsize sig_len = g_bytes_get_size (claim->signature);
   gboolean first = TRUE;
 
@@ -711,7 +711,7 @@ probe_stream (NczRegistry   *self,
       gsize sig_len;
       const guint8 *sig;
       guint index = 0;
-      guint64 offset;
+      guint64 offset = 0;
 
       if (claim->signature == NULL)
         continue;

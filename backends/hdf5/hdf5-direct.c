@@ -21,12 +21,13 @@
  * the extent is written whole, its outside filled with the fill value, as
  * HDF5 would store it.
  *
- * A variable qualifies when its dataset is chunked, has at least one
- * filter, every filter is one whose byte format Ncz's codec is known to
- * share with HDF5's filter (deflate, shuffle, fletcher32, bzip2, blosc,
- * zstd) and is available, and its elements are numbers or chars of
- * the variable's storage size. Anything else goes through hdf5-io.c's
- * plain H5Dread/H5Dwrite.
+ * A variable qualifies when its dataset is chunked, its elements are
+ * numbers or chars of the variable's storage size, and each of its
+ * filters (if any) is one whose byte format Ncz's codec shares with
+ * HDF5's filter (deflate, shuffle, fletcher32, bzip2, blosc, zstd) and is
+ * available. Raw chunks without filters go this way too: one read or
+ * write each, where HDF5 moves a chunk larger than its chunk cache row by
+ * row. Anything else goes through hdf5-io.c's plain H5Dread/H5Dwrite.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -138,7 +139,7 @@ pipeline_resolve (NczHdf5Format *self, NczVariable *variable, hid_t dset, GError
     goto out;
   rank = H5Pget_chunk (dcpl, H5S_MAX_RANK, pipe->chunk);
   n_filters = H5Pget_nfilters (dcpl);
-  if (rank <= 0 || (guint) rank != ncz_variable_get_n_dimensions (variable) || n_filters <= 0)
+  if (rank <= 0 || (guint) rank != ncz_variable_get_n_dimensions (variable) || n_filters < 0)
     goto out;
   pipe->rank = (guint) rank;
   file_type = H5Dget_type (dset);
@@ -164,7 +165,7 @@ pipeline_resolve (NczHdf5Format *self, NczVariable *variable, hid_t dset, GError
         goto out;
       pipe->chunk_bytes *= pipe->chunk[i];
     }
-  pipe->steps = g_new0 (PipelineStep, n_filters);
+  pipe->steps = g_new0 (PipelineStep, MAX (n_filters, 1));
   for (int i = 0; i < n_filters; i++)
     {
       PipelineStep *step = &pipe->steps[pipe->n_steps];

@@ -82,6 +82,10 @@ void ncz_h5_init (void);
  * stack. Call with the lock held, right after the failing call. */
 void ncz_h5_set_error (GError **error, gint code, const char *format, ...) G_GNUC_PRINTF (3, 4);
 
+/* A file access property list with netCDF-4's settings: strong close,
+ * the raw data chunk cache netcdf-c uses. H5Pclose() it. */
+hid_t ncz_h5_new_fapl (void);
+
 /* Node of @object, made (with invalid ids) if missing. */
 NczH5Node *ncz_h5_node (NczHdf5Format *self, gpointer object);
 /* Node of @object or NULL. */

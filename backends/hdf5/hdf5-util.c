@@ -231,3 +231,27 @@ ncz_h5_type_to_ncz (hid_t type, NczDataType *out, NczEndianness *endianness)
   *out = t;
   return TRUE;
 }
+
+/* netCDF-4's raw data chunk cache (netcdf-c's defaults): 16 MiB, 4133
+ * slots, preemption 0.75. HDF5's own 1 MiB holds none of the multi-MiB
+ * chunks netCDF-4 writes by default, and a chunk that does not fit is
+ * read and written row by row. */
+#define CHUNK_CACHE_BYTES (16u << 20)
+#define CHUNK_CACHE_SLOTS 4133
+#define CHUNK_CACHE_PREEMPTION 0.75
+
+hid_t
+ncz_h5_new_fapl (void)
+{
+  hid_t fapl = H5Pcreate (H5P_FILE_ACCESS);
+
+  if (fapl < 0)
+    return H5I_INVALID_HID;
+  if (H5Pset_fclose_degree (fapl, H5F_CLOSE_STRONG) < 0 ||
+      H5Pset_cache (fapl, 0, CHUNK_CACHE_SLOTS, CHUNK_CACHE_BYTES, CHUNK_CACHE_PREEMPTION) < 0)
+    {
+      H5Pclose (fapl);
+      return H5I_INVALID_HID;
+    }
+  return fapl;
+}

@@ -728,9 +728,8 @@ ncz_h5_open_bytes (NczHdf5Format *self, GError **error)
       return FALSE;
     }
   config = vfd_config_new (self->bytes_store, key, original);
-  fapl = H5Pcreate (H5P_FILE_ACCESS);
-  if (fapl < 0 || H5Pset_driver (fapl, driver, config) < 0 ||
-      H5Pset_fclose_degree (fapl, H5F_CLOSE_STRONG) < 0)
+  fapl = ncz_h5_new_fapl ();
+  if (fapl < 0 || H5Pset_driver (fapl, driver, config) < 0)
     {
       ncz_h5_set_error (error, NCZ_BACKEND_ERROR_FAILED,
                         "%s: setting up the store file driver", original);

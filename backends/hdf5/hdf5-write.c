@@ -452,13 +452,12 @@ ncz_h5_create (NczHdf5Format *self, NczDataset *dataset, GError **error)
   gboolean ok = FALSE;
 
   fcpl = H5Pcreate (H5P_FILE_CREATE);
-  fapl = H5Pcreate (H5P_FILE_ACCESS);
+  fapl = ncz_h5_new_fapl ();
   if (fcpl < 0 || fapl < 0 ||
       H5Pset_obj_track_times (fcpl, FALSE) < 0 ||
       H5Pset_link_creation_order (fcpl, CRT_ORDER) < 0 ||
       H5Pset_attr_creation_order (fcpl, CRT_ORDER) < 0 ||
-      H5Pset_libver_bounds (fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST) < 0 ||
-      H5Pset_fclose_degree (fapl, H5F_CLOSE_STRONG) < 0)
+      H5Pset_libver_bounds (fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST) < 0)
     {
       ncz_h5_set_error (error, NCZ_BACKEND_ERROR_FAILED,
                         "%s: setting up the file's creation properties", self->path);

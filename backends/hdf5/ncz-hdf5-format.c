@@ -80,10 +80,9 @@ hdf5_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, GE
     }
   else
     {
-      hid_t fapl = H5Pcreate (H5P_FILE_ACCESS);
+      hid_t fapl = ncz_h5_new_fapl ();
 
       self->path = g_strdup (ncz_url_get_local_path (self->url));
-      H5Pset_fclose_degree (fapl, H5F_CLOSE_STRONG);
       self->file = H5Fopen (self->path, self->writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl);
       ok = self->file >= 0;
       /* before any other HDF5 call, which would clear the error stack */

@@ -190,6 +190,7 @@ h5_read_all (const char *path, const char *name, NczDataType type, gsize size, g
 }
 
 typedef enum {
+  F_NONE,
   F_DEFLATE,
   F_SHUFFLE_DEFLATE,
   F_FLETCHER_SHUFFLE_DEFLATE,
@@ -201,7 +202,7 @@ typedef enum {
 } Filters;
 
 static const char *filter_names[] = {
-  "deflate", "shuffle+deflate", "fletcher32+shuffle+deflate", "zstd", "shuffle+zstd",
+  "none", "deflate", "shuffle+deflate", "fletcher32+shuffle+deflate", "zstd", "shuffle+zstd",
   "bzip2", "lz4", "blosc",
 };
 
@@ -213,6 +214,8 @@ set_filters (NczVariable *v, Filters f)
 
   switch (f)
     {
+    case F_NONE:
+      break;
     case F_DEFLATE:
       ok = ncz_variable_set_deflate (v, FALSE, TRUE, 1, &error);
       break;

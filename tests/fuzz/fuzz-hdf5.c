@@ -1127,7 +1127,11 @@ main (int argc, char **argv)
   int status;
 
   d.n_random = env ? (guint) g_ascii_strtoull (env, NULL, 10) : 40;
-  g_set_prgname (g_path_get_basename (argv[0]));
+  {
+    g_autofree char *base = g_path_get_basename (argv[0]);
+
+    g_set_prgname (base);       /* the program's own frames in backtraces */
+  }
   d.libhdf5_seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   d.libhdf5_report = g_string_new (NULL);
   signal (SIGPIPE, SIG_IGN);      /* a dead child's pipe gives EPIPE */

@@ -35,6 +35,7 @@ export TMPDIR
 
 "$target" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
   -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+  -dict="$(dirname "$0")/hdf5.dict" \
   -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
   "$work/corpus" "$@"
 rc=$?

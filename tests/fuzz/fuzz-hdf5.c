@@ -137,6 +137,10 @@ check_hdf5_state (void)
 static guint n_opened, n_vars_read, n_refused;
 static gboolean last_ok;        /* the last input opened and read without error */
 static gboolean verbose;        /* NCZ_FUZZ_VERBOSE: print why inputs are refused */
+/* NCZ_FUZZ_SELF_TEST: an input starting with SELF_TEST_MAGIC crashes the
+ * target's own code (the test fuzz-hdf5-self-test, which must fail) */
+static gboolean self_test;
+#define SELF_TEST_MAGIC "ncz fuzz-hdf5 self-test: crash outside libhdf5"
 
 static void
 check_error (const char *what, gboolean ok, GError *error)
@@ -291,6 +295,7 @@ init_target (void)
     return;
   g_log_set_writer_func (abort_on_critical, NULL, NULL);
   verbose = g_getenv ("NCZ_FUZZ_VERBOSE") != NULL;
+  self_test = g_getenv ("NCZ_FUZZ_SELF_TEST") != NULL;
   tmp_dir = g_dir_make_tmp ("ncz-fuzz-hdf5-XXXXXX", &error);
   if (tmp_dir == NULL)
     g_error ("fuzz-hdf5: %s", error->message);
@@ -328,6 +333,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   gboolean ok;
 
   init_target ();
+  if (self_test && size >= strlen (SELF_TEST_MAGIC) &&
+      memcmp (data, SELF_TEST_MAGIC, strlen (SELF_TEST_MAGIC)) == 0)
+    {
+      /* a crash in the target's own code, which must be a finding */
+      volatile int *nowhere = NULL;
+
+      *nowhere = 1;
+    }
   write_input (data, size);
   last_ok = FALSE;
 

@@ -807,11 +807,11 @@ run_tasks (Work *work, GPtrArray *tasks, NczParallelFunc func, GError **error)
   return !g_cancellable_set_error_if_cancelled (work->cancellable, error);
 }
 
-gboolean
-ncz_h5_direct_read (NczHdf5Format *self, NczVariable *variable,
-                    const guint64 *start, const guint64 *count, const gint64 *stride,
-                    gpointer buffer, gboolean *handled,
-                    GCancellable *cancellable, GError **error)
+/* The shared body of the two entry points. */
+static gboolean
+direct_io (NczHdf5Format *self, NczVariable *variable, const guint64 *start,
+           const guint64 *count, const gint64 *stride, guint8 *buffer, gboolean write,
+           gboolean *handled, GCancellable *cancellable, GError **error)
 {
   g_autoptr(GPtrArray) tasks = NULL;
   GError *local = NULL;
@@ -820,7 +820,7 @@ ncz_h5_direct_read (NczHdf5Format *self, NczVariable *variable,
 
   *handled = FALSE;
   ncz_h5_lock ();
-  ok = prepare (self, variable, start, count, stride, FALSE, &work, &local);
+  ok = prepare (self, variable, start, count, stride, write, &work, &local);
   ncz_h5_unlock ();
   if (!ok)
     {
@@ -834,6 +834,16 @@ ncz_h5_direct_read (NczHdf5Format *self, NczVariable *variable,
   *handled = TRUE;
   work.user = buffer;
   work.cancellable = cancellable;
+  if (work.sel.clipped && write)
+    {
+      /* the extent was grown to hold the selection: never here */
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "%s: variable '%s': the hyperslab is outside the dataset", self->path,
+                   work.name);
+      g_mutex_clear (&work.lock);
+      g_free (work.name);
+      return FALSE;
+    }
   if (work.sel.clipped)
     {
       /* what lies beyond the extent reads as fill */
@@ -844,7 +854,17 @@ ncz_h5_direct_read (NczHdf5Format *self, NczVariable *variable,
       ncz_h5_fill_storage (variable, buffer, n);
     }
   tasks = plan_chunks (&work.sel, work.pipe);
-  return run_tasks (&work, tasks, read_task, error);
+  return run_tasks (&work, tasks, write ? write_task : read_task, error);
+}
+
+gboolean
+ncz_h5_direct_read (NczHdf5Format *self, NczVariable *variable,
+                    const guint64 *start, const guint64 *count, const gint64 *stride,
+                    gpointer buffer, gboolean *handled,
+                    GCancellable *cancellable, GError **error)
+{
+  return direct_io (self, variable, start, count, stride, buffer, FALSE, handled,
+                    cancellable, error);
 }
 
 gboolean
@@ -853,36 +873,7 @@ ncz_h5_direct_write (NczHdf5Format *self, NczVariable *variable,
                      gconstpointer buffer, gboolean *handled,
                      GCancellable *cancellable, GError **error)
 {
-  g_autoptr(GPtrArray) tasks = NULL;
-  GError *local = NULL;
-  Work work;
-  gboolean ok;
-
-  *handled = FALSE;
-  ncz_h5_lock ();
-  ok = prepare (self, variable, start, count, stride, TRUE, &work, &local);
-  ncz_h5_unlock ();
-  if (!ok)
-    {
-      if (local != NULL)
-        {
-          g_propagate_error (error, local);
-          return FALSE;
-        }
-      return TRUE;
-    }
-  *handled = TRUE;
-  work.user = (guint8 *) buffer;
-  work.cancellable = cancellable;
-  if (work.sel.clipped)
-    {
-      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
-                   "%s: variable '%s': the hyperslab is outside the dataset", self->path,
-                   work.name);
-      g_mutex_clear (&work.lock);
-      g_free (work.name);
-      return FALSE;
-    }
-  tasks = plan_chunks (&work.sel, work.pipe);
-  return run_tasks (&work, tasks, write_task, error);
+  /* the buffer is only read (write_task copies from it) */
+  return direct_io (self, variable, start, count, stride, (guint8 *) buffer, TRUE, handled,
+                    cancellable, error);
 }

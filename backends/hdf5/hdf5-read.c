@@ -287,10 +287,8 @@ read_text_attribute (hid_t obj, const char *name)
       H5Tset_size (mem, H5T_VARIABLE);
       H5Tset_cset (mem, H5Tget_cset (type));
       if (H5Aread (attr, mem, &s) >= 0)
-        {
-          result = g_strdup (s ? s : "");
-          H5free_memory (s);
-        }
+        result = g_strdup (s ? s : "");
+      H5free_memory (s);      /* also what a failed read converted */
     }
   else
     {
@@ -544,6 +542,9 @@ read_attribute (Loader *L, hid_t obj, const char *object, const char *name, NczA
         {
           ncz_h5_set_error (error, NCZ_BACKEND_ERROR_BAD_METADATA, "%s: reading %s",
                             L->file, where);
+          /* the strings libhdf5 converted before it failed are ours */
+          for (hsize_t i = 0; i < n; i++)
+            H5free_memory (strv[i]);
           goto out;
         }
       for (hsize_t i = 0; i < n; i++)
@@ -618,6 +619,14 @@ load_attributes (Loader *L, hid_t obj, hid_t cpl, const char *object, NczGroup *
 
       if (hidden_attribute (name, is_root))
         continue;
+      if (*name == '\0' || !g_utf8_validate (name, -1, NULL))
+        {
+          /* the model's attribute names are UTF-8 (a damaged name) */
+          g_autofree char *shown = g_utf8_make_valid (name, -1);
+
+          bad (L, error, object, "attribute name '%s' is not valid UTF-8", shown);
+          return FALSE;
+        }
       if (!read_attribute (L, obj, object, name, &attr, &why, error))
         return FALSE;
       if (attr == NULL)
@@ -1077,6 +1086,9 @@ dimension_list (Loader *L, NczGroup *group, DsInfo *ds, const char *object, NczD
     {
       ncz_h5_set_error (error, NCZ_BACKEND_ERROR_BAD_METADATA,
                         "%s: reading DIMENSION_LIST of %s", L->file, object);
+      /* the lists libhdf5 converted before it failed are ours */
+      for (int i = 0; i < ds->rank; i++)
+        H5free_memory (lists[i].p);
       goto out;
     }
   read = TRUE;

@@ -32,8 +32,9 @@
  * and lengths set to edge values there, and random bytes elsewhere, with
  * a random generator seeded from the file's name. NCZ_FUZZ_MUTATIONS
  * scales the number of random mutations (default 40 per kind).
- * --save=DIR keeps every input that crashed libhdf5 in DIR (named by its
- * checksum). --require-open: every file as it is must open and read
+ * The child's stderr is captured while an input runs: HDF5's error stack
+ * printed there is a finding. --save=DIR keeps every input that crashed
+ * in DIR, as libhdf5-CHECKSUM or ncz-CHECKSUM. --require-open: every file as it is must open and read
  * without error (the seeds). Exit status 0 when no finding is Ncz's.
  *
  * SPDX-License-Identifier: BSD-3-Clause

@@ -46,6 +46,7 @@ deflate_encode (const guint *working, gsize n_working, GBytes *input, GError **e
   const guint8 *in = g_bytes_get_data (input, &length);
   gint level;
   uLongf out_length;
+  gsize capacity = 0;
   guint8 *out;
   int status;
 
@@ -58,16 +59,18 @@ deflate_encode (const guint *working, gsize n_working, GBytes *input, GError **e
       return NULL;
     }
   out_length = compressBound ((uLong) length);
-  out = g_malloc (out_length);
+  /* reused chunk-sized buffers here and in decode: fresh pages would
+   * fault in on every chunk */
+  out = ncz_buffer_alloc (out_length, &capacity);
   status = compress2 (out, &out_length, length > 0 ? in : (const guint8 *) "", (uLong) length, level);
   if (status != Z_OK)
     {
-      g_free (out);
+      ncz_buffer_release (out, capacity);
       g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED, "zlib: compression failed (%d)",
                    status);
       return NULL;
     }
-  return g_bytes_new_take (g_realloc (out, MAX (out_length, 1)), out_length);
+  return ncz_buffer_new_bytes (out, out_length, capacity);
 }
 
 static GBytes *
@@ -77,7 +80,8 @@ deflate_decode (const guint *working, gsize n_working, GBytes *input, GError **e
   const guint8 *in = g_bytes_get_data (input, &length);
   z_stream stream;
   guint8 *out;
-  gsize capacity, limit;
+  gsize capacity, limit, pool_capacity = 0;
+  gboolean pooled = TRUE;  /* @out is from ncz_buffer_alloc() */
   int status;
 
   if (length == 0 || length > G_MAXUINT32)
@@ -96,7 +100,8 @@ deflate_decode (const guint *working, gsize n_working, GBytes *input, GError **e
       g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_FAILED, "zlib: cannot initialise");
       return NULL;
     }
-  out = g_malloc (capacity);
+  out = ncz_buffer_alloc (capacity, &pool_capacity);
+  capacity = pool_capacity;
   stream.next_in = (Bytef *) in;
   stream.avail_in = (uInt) length;
   stream.next_out = out;
@@ -115,7 +120,7 @@ deflate_decode (const guint *working, gsize n_working, GBytes *input, GError **e
                        "zlib: corrupt or truncated data (%s)",
                        stream.msg != NULL ? stream.msg : "stream ends early");
           inflateEnd (&stream);
-          g_free (out);
+          pooled ? ncz_buffer_release (out, pool_capacity) : g_free (out);
           return NULL;
         }
       if (stream.avail_out == 0)
@@ -133,17 +138,30 @@ deflate_decode (const guint *working, gsize n_working, GBytes *input, GError **e
               g_set_error (error, NCZ_CODEC_ERROR, NCZ_CODEC_ERROR_CORRUPT,
                            "zlib: corrupt data (expands past %" G_GSIZE_FORMAT " bytes)", limit);
               inflateEnd (&stream);
-              g_free (out);
+              pooled ? ncz_buffer_release (out, pool_capacity) : g_free (out);
               return NULL;
             }
           capacity = capacity > limit / 2 ? limit : capacity * 2;
-          out = g_realloc (out, capacity);
+          if (pooled)
+            {
+              /* past the first guess: grow with realloc from here */
+              guint8 *grown = g_malloc (capacity);
+
+              memcpy (grown, out, used);
+              ncz_buffer_release (out, pool_capacity);
+              out = grown;
+              pooled = FALSE;
+            }
+          else
+            out = g_realloc (out, capacity);
           stream.next_out = out + used;
           stream.avail_out = (uInt) MIN (capacity - used, G_MAXUINT32);
         }
     }
   capacity = (gsize) (stream.next_out - out);
   inflateEnd (&stream);
+  if (pooled)
+    return ncz_buffer_new_bytes (out, capacity, pool_capacity);
   return g_bytes_new_take (g_realloc (out, MAX (capacity, 1)), capacity);
 }
 

@@ -96,12 +96,14 @@ shuffle_run (gboolean reverse, const guint *working, gsize n_working, GBytes *in
   gsize size = working_element_size (working, n_working);
   gsize n = length / size;
   gsize whole = n * size;
+  gsize capacity = 0;
   guint8 *out;
 
   if (size <= 1 || n <= 1)
     return g_bytes_ref (input);
 
-  out = g_malloc (length);
+  /* a reused chunk-sized buffer: fresh pages would fault in on every chunk */
+  out = ncz_buffer_alloc (length, &capacity);
   switch (size)
     {
     case 2:
@@ -119,7 +121,7 @@ shuffle_run (gboolean reverse, const guint *working, gsize n_working, GBytes *in
     }
   if (whole < length)
     memcpy (out + whole, in + whole, length - whole);
-  return g_bytes_new_take (out, length);
+  return ncz_buffer_new_bytes (out, length, capacity);
 }
 
 static GBytes *

@@ -702,7 +702,13 @@ write_task (gpointer item, gpointer user_data)
       return;
     }
   data = ncz_buffer_alloc (pipe->chunk_bytes, &capacity);
-  ncz_h5_fill_storage (work->variable, data, pipe->chunk_bytes / pipe->element_size);
+  /* an edge chunk's part beyond the extent holds fill values */
+  for (guint d = 0; d < work->sel.rank; d++)
+    if (task->origin[d] + pipe->chunk[d] > work->sel.extent[d])
+      {
+        ncz_h5_fill_storage (work->variable, data, pipe->chunk_bytes / pipe->element_size);
+        break;
+      }
   copy_chunk (&work->sel, pipe, task, data, work->user, TRUE);
   if (pipe->swap)
     ncz_byteswap_buffer (data, pipe->element_size, pipe->chunk_bytes / pipe->element_size);

@@ -173,8 +173,10 @@ read_strings (NczHdf5Format *self, NczVariable *variable, hid_t dset, hid_t file
               memset (buffer + i * width, 0, width);
               memcpy (buffer + i * width, ptrs[i], strlen (ptrs[i]));
             }
-      if (ok)
-        H5Dvlen_reclaim (mem_type, mem_space, H5P_DEFAULT, ptrs);
+      /* after a failed read too: libhdf5 may have converted some strings
+       * (the array started zeroed, so the rest are NULL) */
+      H5Dvlen_reclaim (mem_type, mem_space, H5P_DEFAULT, ptrs);
+      H5Eclear2 (H5E_DEFAULT);
       g_free (ptrs);
     }
   else

@@ -16,8 +16,11 @@
  * - hdf5-vfd.c: an HDF5 virtual file driver reading through an NczStore
  *   (#mode=bytes: a netCDF-4 file in S3, over https or inside a zip).
  *
- * libhdf5 (Debian's build) is not thread-safe: every HDF5 call is made
- * with the module-wide lock held (ncz_h5_lock()), from any thread.
+ * libhdf5 runs one call at a time at best (Debian's build is thread-safe
+ * through a global lock; others are not thread-safe at all) and a
+ * sequence of calls must not interleave with another thread's: every
+ * HDF5 call is made with the module-wide lock held (ncz_h5_lock()), from
+ * any thread.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */

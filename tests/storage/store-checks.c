@@ -649,6 +649,33 @@ rm_rf (const char *path)
     g_assert_cmpint (g_unlink (path), ==, 0);
 }
 
+static void
+note_finalized (gpointer data)
+{
+  g_atomic_int_set ((gint *) data, 1);
+}
+
+void
+store_release (NczStore **store)
+{
+  gint finalized = 0;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+
+  if (*store == NULL)
+    return;
+  /* object data is let go by GObject's own finalize, after the store's
+   * (a weak reference is told earlier, at dispose) */
+  g_object_set_data_full (G_OBJECT (*store), "store-checks-finalized", &finalized,
+                          note_finalized);
+  g_clear_object (store);
+  while (!g_atomic_int_get (&finalized))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+    }
+}
+
 static int
 compare_names (gconstpointer a,
                gconstpointer b)

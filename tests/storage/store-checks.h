@@ -31,6 +31,12 @@ GBytes *store_bytes (const char *text);
 void store_put (NczStore *store, const char *key, const char *text);
 void store_assert_content (NczStore *store, const char *key, const char *text);
 
+/* Drops the test's reference to *@store and waits until the store is
+ * finalized: an async call's worker thread may hold the last reference a
+ * moment after its callback ran, and a store finalized there (a zip
+ * store removing its staging directory) would race the caller's clean-up. */
+void store_release (NczStore **store);
+
 /* File system helpers: remove a tree (asserting), a directory's entries
  * sorted, and joined with "|". */
 void rm_rf (const char *path);

@@ -77,7 +77,7 @@ static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
-  g_clear_object (&f->store);
+  store_release (&f->store);
   rm_rf (f->base);
   g_free (f->path);
   g_free (f->base);

@@ -62,6 +62,8 @@ struct _NczHdf5Format
   char *path;               /* local path of the file */
   char *stage_path;         /* the file being created, renamed to @path at
                              * close; NULL when the file was opened */
+  int stage_fd;             /* holds a lock on @stage_path while it is
+                             * written (see hdf5_create); -1 otherwise */
   hid_t file;
   gboolean writable;
   gboolean created;

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
@@ -99,6 +101,85 @@ hdf5_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, GE
   return ok;
 }
 
+/* Staging files are named `.NAME.ncz-XXXXXX` (NAME cut to 200 bytes so
+ * the whole name fits any file system). While a writer lives it holds an
+ * open-file-description read lock on its staging file; such locks are
+ * apart from the flock() libhdf5 takes on the same file, and they go with
+ * the process, so a staging file nobody holds belongs to a writer that
+ * was killed. The next creation of the same path removes those, once
+ * they are a minute old (an age no live writer's file can have unlocked:
+ * it is locked right after it is made). */
+#define STALE_STAGE_SECONDS 60
+
+static char *
+stage_prefix (const char *base)
+{
+  return g_strdup_printf (".%.*s.ncz-", (int) MIN (strlen (base), 200), base);
+}
+
+static gboolean
+lock_stage (int fd, short type)
+{
+  struct flock lock = { .l_type = type, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
+
+  return fcntl (fd, F_OFD_SETLK, &lock) == 0;
+}
+
+static void
+remove_stale_stages (const char *dir,
+                     const char *base)
+{
+  g_autofree char *prefix = stage_prefix (base);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  gsize prefix_len = strlen (prefix);
+  time_t now = time (NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      const char *tail;
+      struct stat st;
+      gboolean ours = TRUE;
+      int fd;
+
+      if (strncmp (name, prefix, prefix_len) != 0)
+        continue;
+      tail = name + prefix_len;
+      if (strlen (tail) != 6)
+        continue;
+      for (int i = 0; i < 6; i++)
+        ours = ours && g_ascii_isalnum (tail[i]);
+      if (!ours)
+        continue;
+      path = g_build_filename (dir, name, NULL);
+      if (lstat (path, &st) < 0 || !S_ISREG (st.st_mode) ||
+          now - st.st_mtime < STALE_STAGE_SECONDS)
+        continue;
+      fd = open (path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0)
+        continue;
+      if (lock_stage (fd, F_WRLCK))
+        {
+          g_debug ("%s: removing the staging file of a writer that did not finish", path);
+          g_unlink (path);
+        }
+      close (fd);
+    }
+}
+
+/* Removes the staging file, if any, and lets go of its lock. */
+static void
+drop_stage (NczHdf5Format *self)
+{
+  if (self->stage_path != NULL)
+    g_unlink (self->stage_path);
+  g_clear_pointer (&self->stage_path, g_free);
+  if (self->stage_fd >= 0)
+    close (self->stage_fd);
+  self->stage_fd = -1;
+}
+
 /* A new file is written beside its target and renamed at close. */
 static gboolean
 hdf5_create (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, GError **error)
@@ -107,6 +188,7 @@ hdf5_create (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, 
   const char *path = ncz_url_get_local_path (self->url);
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
+  g_autofree char *prefix = NULL;
   g_autofree char *template = NULL;
   gboolean ok;
   int fd;
@@ -125,8 +207,10 @@ hdf5_create (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, 
   self->path = g_strdup (path);
   dir = g_path_get_dirname (path);
   base = g_path_get_basename (path);
-  template = g_strdup_printf ("%s/.%s.ncz-XXXXXX", dir, base);
-  fd = g_mkstemp_full (template, O_RDWR, 0644);
+  remove_stale_stages (dir, base);
+  prefix = stage_prefix (base);
+  template = g_strdup_printf ("%s/%sXXXXXX", dir, prefix);
+  fd = g_mkstemp_full (template, O_RDWR | O_CLOEXEC, 0644);
   if (fd < 0)
     {
       int e = errno;
@@ -135,16 +219,17 @@ hdf5_create (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, 
                    "%s: cannot create a file in %s: %s", path, dir, g_strerror (e));
       return FALSE;
     }
-  close (fd);
+  /* where the file system has no such locks the file is only ever
+   * removed by this writer */
+  if (!lock_stage (fd, F_RDLCK))
+    g_debug ("%s: cannot lock the staging file %s: %s", path, template, g_strerror (errno));
+  self->stage_fd = fd;
   self->stage_path = g_steal_pointer (&template);
   ncz_h5_lock ();
   ok = ncz_h5_create (self, dataset, error);
   ncz_h5_unlock ();
   if (!ok)
-    {
-      g_unlink (self->stage_path);
-      g_clear_pointer (&self->stage_path, g_free);
-    }
+    drop_stage (self);
   return ok;
 }
 
@@ -228,8 +313,7 @@ hdf5_close (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, G
     return ok;
   if (discard || !ok)
     {
-      g_unlink (self->stage_path);
-      g_clear_pointer (&self->stage_path, g_free);
+      drop_stage (self);
       return ok;
     }
   /* the new file replaces what was at the path only now */
@@ -248,10 +332,10 @@ hdf5_close (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, G
       g_autofree char *dir = g_path_get_dirname (self->path);
 
       sync_path (dir, NULL);
+      /* renamed: nothing is left to remove */
+      g_clear_pointer (&self->stage_path, g_free);
     }
-  if (!ok)
-    g_unlink (self->stage_path);
-  g_clear_pointer (&self->stage_path, g_free);
+  drop_stage (self);
   return ok;
 }
 
@@ -460,9 +544,7 @@ ncz_hdf5_format_finalize (GObject *object)
       H5Eclear2 (H5E_DEFAULT);
       ncz_h5_unlock ();
     }
-  if (self->stage_path != NULL)
-    g_unlink (self->stage_path);
-  g_free (self->stage_path);
+  drop_stage (self);
   g_free (self->path);
   g_free (self->bytes_key);
   g_free (self->nc_properties);
@@ -495,5 +577,6 @@ static void
 ncz_hdf5_format_init (NczHdf5Format *self)
 {
   self->file = H5I_INVALID_HID;
+  self->stage_fd = -1;
   self->nodes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, node_free);
 }

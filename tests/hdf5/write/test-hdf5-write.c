@@ -3,7 +3,10 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <signal.h>
+#include <utime.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <hdf5.h>
 #include <hdf5_hl.h>
@@ -373,17 +376,146 @@ file_equals (const char *path, const char *contents, gsize length)
          memcmp (now, contents, n) == 0;
 }
 
+/* The staging files of NAME in @dir, sorted. */
+static GPtrArray *
+staging_files_of (const char *dir, const char *name)
+{
+  g_autofree char *prefix = g_strdup_printf (".%s.ncz-", name);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  GPtrArray *found = g_ptr_array_new_with_free_func (g_free);
+  const char *entry;
+
+  while (d != NULL && (entry = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (entry, prefix))
+      g_ptr_array_add (found, g_build_filename (dir, entry, NULL));
+  g_ptr_array_sort (found, (GCompareFunc) g_strcmp0);
+  return found;
+}
+
 static guint
 staging_files (const char *dir)
 {
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  guint n = 0;
+  g_autoptr(GPtrArray) found = staging_files_of (dir, "kept.nc");
 
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    if (g_str_has_prefix (name, ".kept.nc.ncz-"))
-      n++;
-  return n;
+  return found->len;
+}
+
+/* Dates a file two minutes back, past the age a staging file must have
+ * before another writer may remove it. */
+static void
+make_old (const char *path)
+{
+  struct utimbuf times = { .actime = time (NULL) - 120, .modtime = time (NULL) - 120 };
+
+  g_assert_cmpint (g_utime (path, &times), ==, 0);
+}
+
+static NczDataset *
+create_with_data (const char *path, gint32 first)
+{
+  g_autoptr(GError) error = NULL;
+  NczDataset *ds = create (path);
+  NczGroup *root = ncz_dataset_get_root_group (ds);
+  NczDimension *x = ncz_group_add_dimension (root, "x", 3, FALSE, &error);
+  NczVariable *v = ncz_group_add_variable (root, "v", NCZ_DATA_TYPE_INT, 1, &x, &error);
+  gint32 data[3] = { first, first + 1, first + 2 };
+  guint64 start = 0, count = 3;
+
+  g_assert_true (ncz_variable_write (v, &start, 1, &count, 1, NULL, 0, data, sizeof data,
+                                     NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (ncz_dataset_sync (ds, NULL, &error));
+  g_assert_no_error (error);
+  return ds;
+}
+
+static void
+assert_first_value (const char *path, gint32 first)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = ncz_dataset_open (path, NCZ_OPEN_READ, NULL, &error);
+  NczVariable *v;
+  gint32 back[3];
+  guint64 start = 0, count = 3;
+
+  g_assert_no_error (error);
+  v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), "v");
+  g_assert_nonnull (v);
+  g_assert_true (ncz_variable_read (v, &start, 1, &count, 1, NULL, 0, back, sizeof back,
+                                    NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (back[0], ==, first);
+}
+
+/* A writer killed while creating a file leaves its staging file, and the
+ * old file, behind; the next creation of that path removes the staging
+ * file once it is old enough, and never one a live writer holds. */
+static void
+test_killed_writer (void)
+{
+  g_autoptr(GPtrArray) left = NULL;
+  g_autoptr(GPtrArray) now = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *odd = NULL;
+  g_autofree char *link = NULL;
+  NczDataset *live, *next;
+
+  if (g_test_subprocess ())
+    {
+      /* the writer: killed with its file half made */
+      create_with_data (g_getenv ("NCZ_TEST_KILLED_PATH"), 100);
+      kill (getpid (), SIGKILL);
+      g_assert_not_reached ();
+    }
+
+  path = temp_path ("killed.nc");
+  close_dataset (create_with_data (path, 1));
+  g_setenv ("NCZ_TEST_KILLED_PATH", path, TRUE);
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_failed ();
+  assert_first_value (path, 1);
+  left = staging_files_of (g_get_user_cache_dir (), "killed.nc");
+  g_assert_cmpuint (left->len, ==, 1);
+
+  /* young: could be a writer that has not locked it yet */
+  close_dataset (create_with_data (path, 2));
+  now = staging_files_of (g_get_user_cache_dir (), "killed.nc");
+  g_assert_cmpuint (now->len, ==, 1);
+  g_clear_pointer (&now, g_ptr_array_unref);
+
+  /* files that are not staging files of this name are left alone */
+  odd = g_strdup_printf ("%s/.killed.nc.ncz-abc12", g_get_user_cache_dir ());
+  g_assert_true (g_file_set_contents (odd, "x", 1, NULL));
+  make_old (odd);
+  link = g_strdup_printf ("%s/.killed.nc.ncz-Lnk001", g_get_user_cache_dir ());
+  g_assert_cmpint (symlink (path, link), ==, 0);
+
+  /* a live writer's file, however old, stays while it holds it */
+  live = create_with_data (path, 3);
+  now = staging_files_of (g_get_user_cache_dir (), "killed.nc");
+  g_assert_cmpuint (now->len, ==, 4);
+  for (guint i = 0; i < now->len; i++)
+    if (!g_file_test (g_ptr_array_index (now, i), G_FILE_TEST_IS_SYMLINK))
+      make_old (g_ptr_array_index (now, i));
+  g_clear_pointer (&now, g_ptr_array_unref);
+
+  next = create_with_data (path, 4);
+  now = staging_files_of (g_get_user_cache_dir (), "killed.nc");
+  /* the killed writer's file is gone; the live writer's, this one's, the
+   * odd name and the link stay */
+  g_assert_cmpuint (now->len, ==, 4);
+  for (guint i = 0; i < now->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (now, i), !=, g_ptr_array_index (left, 0));
+  g_clear_pointer (&now, g_ptr_array_unref);
+  close_dataset (next);
+  assert_first_value (path, 4);
+  ncz_dataset_discard (live);
+  g_object_unref (live);
+  assert_first_value (path, 4);
+  now = staging_files_of (g_get_user_cache_dir (), "killed.nc");
+  g_assert_cmpuint (now->len, ==, 2);
+  g_assert_cmpint (g_unlink (odd), ==, 0);
+  g_assert_cmpint (g_unlink (link), ==, 0);
 }
 
 /* A discarded or failed creation leaves what was at the path. */
@@ -992,6 +1124,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/hdf5/write/chunking-choice", test_chunking_choice);
   g_test_add_func ("/hdf5/write/late-definitions", test_late_definitions);
   g_test_add_func ("/hdf5/write/existing-file-kept", test_existing_file_kept);
+  g_test_add_func ("/hdf5/write/killed-writer", test_killed_writer);
   g_test_add_func ("/hdf5/write/unlimited", test_unlimited);
   g_test_add_func ("/hdf5/write/late-coordinate", test_late_coordinate);
   g_test_add_func ("/hdf5/write/types", test_types);

@@ -460,8 +460,12 @@ part_io (Work *work, const ChunkTask *task, gboolean write)
         ok = H5Dwrite (work->dset, mem_type, mem_space, file_space, H5P_DEFAULT,
                        work->user) >= 0;
       else
-        ok = H5Dread (work->dset, mem_type, mem_space, file_space, H5P_DEFAULT,
-                      work->user) >= 0;
+        {
+          ncz_h5_raw_reads_begin ();
+          ok = H5Dread (work->dset, mem_type, mem_space, file_space, H5P_DEFAULT,
+                        work->user) >= 0;
+          ncz_h5_raw_reads_end ();
+        }
     }
   if (!ok)
     {
@@ -608,7 +612,9 @@ read_raw (Work *work, const ChunkTask *task, guint32 *mask, GError **error)
       return NULL;
     }
   raw = g_malloc (size);
+  ncz_h5_raw_reads_begin ();
   ok = H5Dread_chunk (work->dset, H5P_DEFAULT, task->origin, &filter_mask, raw) >= 0;
+  ncz_h5_raw_reads_end ();
   if (!ok)
     {
       g_autofree char *where = chunk_text (work, task);

@@ -198,7 +198,10 @@ read_strings (NczHdf5Format *self, NczVariable *variable, hid_t dset, hid_t file
         }
       H5Tset_size (mem_type, size);
       H5Tset_strpad (mem_type, H5T_STR_NULLPAD);
-      if (H5Dread (dset, mem_type, mem_space, file_space, H5P_DEFAULT, tmp) < 0)
+      ncz_h5_raw_reads_begin ();
+      ok = H5Dread (dset, mem_type, mem_space, file_space, H5P_DEFAULT, tmp) >= 0;
+      ncz_h5_raw_reads_end ();
+      if (!ok)
         {
           ncz_h5_set_error (error, NCZ_BACKEND_ERROR_BAD_CHUNK,
                             "%s: reading variable '%s'", self->path, name);
@@ -286,7 +289,10 @@ plain_read (NczHdf5Format *self, NczVariable *variable, NczH5Node *node,
   /* char: the file's own one-byte string type, so that no string
    * conversion (which would make the byte a terminator) happens */
   mem_type = type == NCZ_DATA_TYPE_CHAR ? H5Tcopy (file_type) : ncz_h5_mem_type (type);
-  if (H5Dread (node->id, mem_type, mem_space, file_space, H5P_DEFAULT, buffer) < 0)
+  ncz_h5_raw_reads_begin ();
+  ok = H5Dread (node->id, mem_type, mem_space, file_space, H5P_DEFAULT, buffer) >= 0;
+  ncz_h5_raw_reads_end ();
+  if (!ok)
     {
       ncz_h5_set_error (error, NCZ_BACKEND_ERROR_BAD_CHUNK, "%s: reading variable '%s'",
                         self->path, name);

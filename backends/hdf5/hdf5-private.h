@@ -14,7 +14,9 @@
  * - hdf5-io.c: hyperslab I/O, with HDF5's direct chunk I/O and the codec
  *   chain on the worker pool for filtered chunked variables;
  * - hdf5-vfd.c: an HDF5 virtual file driver reading through an NczStore
- *   (#mode=bytes: a netCDF-4 file in S3, over https or inside a zip).
+ *   (#mode=bytes: a netCDF-4 file in S3, over https or inside a zip);
+ * - hdf5-guard.c: the POSIX driver local files are opened with, and the
+ *   checks both drivers make on what libhdf5 reads (global heaps).
  *
  * libhdf5 runs one call at a time at best (Debian's build is thread-safe
  * through a global lock; others are not thread-safe at all) and a
@@ -90,6 +92,22 @@ void ncz_h5_set_error (GError **error, gint code, const char *format, ...) G_GNU
 /* A file access property list with netCDF-4's settings: strong close,
  * the raw data chunk cache netcdf-c uses. H5Pclose() it. */
 hid_t ncz_h5_new_fapl (void);
+
+/* hdf5-guard.c: checks on the blocks file drivers read. Calls that read
+ * nothing but raw data (numeric or fixed-length values, raw chunks) are
+ * put between ncz_h5_raw_reads_begin() and _end(), with the lock held. */
+void ncz_h5_raw_reads_begin (void);
+void ncz_h5_raw_reads_end (void);
+/* The size of lengths a superblock read into @buffer says, or @current
+ * when @buffer is not a superblock (0: a size the checks do not know). */
+guint ncz_h5_length_size_of (const void *buffer, gsize size, guint current);
+/* FALSE, with *@why set, when @buffer, read at @addr, starts a global heap
+ * collection whose objects do not fit in it. */
+gboolean ncz_h5_check_heap_read (const void *buffer, gsize size, guint64 addr,
+                                 guint length_size, char **why);
+/* Sets @fapl's driver to the checking POSIX driver (existing local
+ * files). Lock held. */
+gboolean ncz_h5_set_posix_driver (hid_t fapl);
 
 /* Node of @object, made (with invalid ids) if missing. */
 NczH5Node *ncz_h5_node (NczHdf5Format *self, gpointer object);

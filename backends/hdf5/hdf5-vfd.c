@@ -155,6 +155,7 @@ typedef struct {
   VfdConfig *config;
   haddr_t eoa;
   guint64 eof;
+  guint length_size;  /* the superblock's size of lengths; 8 until read */
   GHashTable *blocks; /* &index → Block */
   GQueue lru;         /* most recently used first */
   /* statistics, logged at close */
@@ -253,6 +254,7 @@ vfd_open (const char *name, unsigned flags, hid_t fapl, haddr_t maxaddr)
   file->config = g_atomic_rc_box_acquire (config);
   file->eof = length;
   file->eoa = 0;
+  file->length_size = 8;
   file->n_requests = 1; /* the length */
   file->blocks = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, block_free);
   g_queue_init (&file->lru);
@@ -513,7 +515,9 @@ static herr_t
 vfd_read (H5FD_t *_file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t size, void *buffer)
 {
   VfdFile *file = (VfdFile *) _file;
+  g_autofree char *why = NULL;
   guint64 end, within;
+  gboolean ok;
 
   if (addr == HADDR_UNDEF || addr > VFD_MAXADDR || size > VFD_MAXADDR - addr ||
       addr + size > file->eoa)
@@ -538,8 +542,19 @@ vfd_read (H5FD_t *_file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t size,
     return 0;
 
   if (within >= BYPASS_SIZE || (type == H5FD_MEM_DRAW && within >= BLOCK_SIZE))
-    return read_direct (file, addr, within, buffer) ? 0 : -1;
-  return read_cached (file, addr, within, buffer) ? 0 : -1;
+    ok = read_direct (file, addr, within, buffer);
+  else
+    ok = read_cached (file, addr, within, buffer);
+  if (!ok)
+    return -1;
+  if (type == H5FD_MEM_SUPER)
+    file->length_size = ncz_h5_length_size_of (buffer, size, file->length_size);
+  if (!ncz_h5_check_heap_read (buffer, size, addr, file->length_size, &why))
+    {
+      vfd_fail (file->config, G_STRFUNC, H5E_BADVALUE, NCZ_STORAGE_ERROR_FAILED, "%s", why);
+      return -1;
+    }
+  return 0;
 }
 
 /* ---- from the URL to the store and key ---- */

@@ -85,7 +85,9 @@ hdf5_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, GE
       hid_t fapl = ncz_h5_new_fapl ();
 
       self->path = g_strdup (ncz_url_get_local_path (self->url));
-      self->file = H5Fopen (self->path, self->writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl);
+      if (fapl >= 0 && ncz_h5_set_posix_driver (fapl))
+        self->file = H5Fopen (self->path, self->writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY,
+                              fapl);
       ok = self->file >= 0;
       /* before any other HDF5 call, which would clear the error stack */
       if (!ok)

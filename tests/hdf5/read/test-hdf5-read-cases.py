@@ -608,6 +608,49 @@ def check_damaged(tap, ncz_dump, path, name, ncdump):
                         for c in in_libhdf5])
 
 
+def check_damaged_heaps(tap, ncz_dump, work):
+    """Global heap collections whose objects do not fit in them (libhdf5
+    1.10.8 copies past the heap, or loops forever, on these) are refused
+    by the file drivers before libhdf5 decodes them: an error naming the
+    file and the collection, read locally and through a store. Raw data
+    that looks like such a collection is read as data."""
+    crashes = os.path.join(os.environ.get('NCZ_SOURCE_ROOT', ''), 'tests', 'fuzz',
+                           'libhdf5-crashes')
+    names = sorted(n for n in os.listdir(crashes) if n.startswith('gcol-')) \
+        if os.path.isdir(crashes) else []
+    if not names:
+        tap.add(False, 'damaged heaps: no gcol-* inputs in %s' % crashes)
+        return
+    for name in names:
+        path = os.path.join(crashes, name)
+        for url in (path, path + '#mode=bytes'):
+            rc, out, err = run([ncz_dump, url], timeout=60)
+            ok = rc == 1 and 'global heap collection' in err and path in err
+            tap.add(ok, 'damaged heap %s: refused with an error naming the collection' % url,
+                    [] if ok else ['exit %s: %s' % (rc, err.strip()[-400:])])
+    lookalike = os.path.join(work, 'gcol-lookalike.h5')
+    script = (
+        'import h5py, numpy as np, struct\n'
+        'head = b"GCOL\\x01\\x00\\x00\\x00" + struct.pack("<Q", 4096) + '
+        'struct.pack("<HHIQ", 1, 0, 0, 1 << 40)\n'
+        'data = np.frombuffer(head + bytes(4096 - len(head)), dtype=np.uint8)\n'
+        'with h5py.File(%r, "w") as f:\n'
+        '    f["contiguous"] = data\n'
+        '    f.create_dataset("chunked", data=data, chunks=(2048,))\n'
+        '    f.attrs["s"] = "a string in a heap"\n' % lookalike)
+    rc, out, err = run(['/usr/bin/python3', '-c', script])
+    if rc != 0:
+        tap.add(True, 'damaged heaps: h5py is not available', [], 'SKIP')
+        return
+    for url in (lookalike, lookalike + '#mode=bytes'):
+        rc, out, err = run([ncz_dump, url], timeout=60)
+        ok = rc == 0 and ' contiguous = 71, 67, 79, 76, 1, 0,' in out.replace('\n', ' ') \
+            and ' chunked = 71, 67, 79, 76, 1, 0,' in out.replace('\n', ' ') \
+            and ':s = "a string in a heap" ;' in out
+        tap.add(ok, 'raw data that starts like a heap collection is read as data (%s)' % url,
+                [] if ok else ['exit %s: %s' % (rc, err.strip()[-400:])])
+
+
 def main():
     ncz_dump = os.environ.get('NCZ_DUMP')
     selectors = []
@@ -641,6 +684,8 @@ def main():
         for name in ('atomic', 'groups', 'h5py_scales', 'filters'):
             if name in files:
                 check_damaged(tap, ncz_dump, files[name], name, ncdump)
+        if not selectors or 'heap' in selectors:
+            check_damaged_heaps(tap, ncz_dump, work)
         if not selectors:
             for row in known:
                 if not row['used']:

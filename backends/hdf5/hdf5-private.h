@@ -74,6 +74,12 @@ struct _NczHdf5Format
   int next_dimid;           /* the next _Netcdf4Dimid to give */
   guint superblock_version;
   char *nc_properties;      /* the root's _NCProperties as read, or NULL */
+  /* read-only files: where raw chunks are read without libhdf5 (set at
+   * open, see ncz_h5_open_raw_source()) */
+  int raw_fd;               /* a local file's own descriptor, or -1 */
+  guint64 base_addr;        /* where HDF5's address 0 is in the file (the
+                             * user block's size) */
+  gboolean raw_source;      /* raw_fd or bytes_store can be read from */
 };
 
 /* ---- hdf5-util.c ---- */
@@ -108,6 +114,14 @@ gboolean ncz_h5_check_heap_read (const void *buffer, gsize size, guint64 addr,
 /* Sets @fapl's driver to the checking POSIX driver (existing local
  * files). Lock held. */
 gboolean ncz_h5_set_posix_driver (hid_t fapl);
+
+/* After a read-only open (lock held): makes raw chunk bytes readable
+ * without libhdf5 (hdf5-direct.c), from the file's own descriptor or the
+ * #mode=bytes store, so that they are read outside the lock and, from a
+ * store, many at once. Without it (a file opened for writing, whose
+ * chunk cache may hold unwritten chunks) chunks go through
+ * H5Dread_chunk. */
+void ncz_h5_open_raw_source (NczHdf5Format *self);
 
 /* Node of @object, made (with invalid ids) if missing. */
 NczH5Node *ncz_h5_node (NczHdf5Format *self, gpointer object);

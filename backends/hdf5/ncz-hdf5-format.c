@@ -95,6 +95,8 @@ hdf5_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, GE
                           "%s: cannot open the netCDF-4/HDF5 file", self->path);
       H5Pclose (fapl);
     }
+  if (ok && !self->writable)
+    ncz_h5_open_raw_source (self);
   if (ok)
     ok = ncz_h5_load (self, dataset, error);
   ncz_h5_unlock ();
@@ -309,6 +311,10 @@ hdf5_close (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, G
     }
   self->file = H5I_INVALID_HID;
   ncz_h5_unlock ();
+  self->raw_source = FALSE;
+  if (self->raw_fd >= 0)
+    close (self->raw_fd);
+  self->raw_fd = -1;
   g_clear_object (&self->bytes_store);
 
   if (self->stage_path == NULL)
@@ -547,6 +553,8 @@ ncz_hdf5_format_finalize (GObject *object)
       ncz_h5_unlock ();
     }
   drop_stage (self);
+  if (self->raw_fd >= 0)
+    close (self->raw_fd);
   g_free (self->path);
   g_free (self->bytes_key);
   g_free (self->nc_properties);
@@ -580,5 +588,6 @@ ncz_hdf5_format_init (NczHdf5Format *self)
 {
   self->file = H5I_INVALID_HID;
   self->stage_fd = -1;
+  self->raw_fd = -1;
   self->nodes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, node_free);
 }

@@ -350,6 +350,15 @@ with h5py.File(PATH, 'w') as f:
     f['temp'].attrs['units'] = 'K'
     f['other'] = np.arange(2, dtype='i4')
 '''
+# a user block before the superblock: every address in the file is
+# relative to it, and raw chunks read without libhdf5 must add it
+H5PY['h5py_userblock'] = r'''
+with h5py.File(PATH, 'w', userblock_size=1024) as f:
+    f.create_dataset('z', data=np.arange(4000, dtype='i4').reshape(40, 100),
+                     chunks=(10, 25), compression='gzip', compression_opts=1, shuffle=True)
+    f.create_dataset('u', data=np.arange(300, dtype='f8').reshape(3, 100), chunks=(1, 100))
+    f.attrs['title'] = 'after a user block'
+'''
 H5PY['h5py_fixed_strings'] = r'''
 with h5py.File(PATH, 'w') as f:
     f['s'] = np.array([b'ab', b'cde'])
@@ -686,6 +695,13 @@ def main():
                 check_damaged(tap, ncz_dump, files[name], name, ncdump)
         if not selectors or 'heap' in selectors:
             check_damaged_heaps(tap, ncz_dump, work)
+        if 'h5py_userblock' in files:
+            path = files['h5py_userblock']
+            rc1, local, err1 = run([ncz_dump, path])
+            rc2, remote, err2 = run([ncz_dump, path + '#mode=bytes'])
+            ok = rc1 == 0 and rc2 == 0 and local == remote and ' z =' in local
+            tap.add(ok, 'h5py_userblock: read through a store (#mode=bytes) as read locally',
+                    [] if ok else [str(rc1), err1.strip(), str(rc2), err2.strip()])
         if not selectors:
             for row in known:
                 if not row['used']:

@@ -642,7 +642,7 @@ main (int argc, char **argv)
   add_check ("read-many", store_check_read_many);
   add_check ("read-async", store_check_read_async);
   add_check ("cancelled", store_check_cancelled);
-  add_check ("concurrent-reads", store_check_concurrent_reads);
+  add_check ("concurrent-reads", store_check_concurrent_reads_remote);
   add_check ("read-ranges", store_check_read_ranges);
   add_check ("list-pages", store_check_list_pages);
   add_check ("async-calls", store_check_async_calls);

@@ -579,12 +579,14 @@ object_text (guint i)
  * AddressSanitizer). */
 static char *concurrent_texts[N_OBJECTS];
 
+static guint concurrent_rounds;
+
 static gpointer
 reader_thread (gpointer data)
 {
   NczStore *store = data;
 
-  for (guint round = 0; round < N_ROUNDS; round++)
+  for (guint round = 0; round < concurrent_rounds; round++)
     for (guint i = 0; i < N_OBJECTS; i++)
       {
         guint k = (i + round * 7) % N_OBJECTS;
@@ -606,12 +608,13 @@ reader_thread (gpointer data)
   return NULL;
 }
 
-void
-store_check_concurrent_reads (NczStore *store)
+static void
+concurrent_reads (NczStore *store, guint rounds)
 {
   GThread *threads[N_THREADS];
   g_autoptr(GError) error = NULL;
 
+  concurrent_rounds = rounds;
   for (guint i = 0; i < N_OBJECTS; i++)
     {
       g_autofree char *key = g_strdup_printf ("v/%u.0", i);
@@ -629,6 +632,18 @@ store_check_concurrent_reads (NczStore *store)
 
   g_assert_true (ncz_store_remove (store, "", NULL, &error));
   g_assert_no_error (error);
+}
+
+void
+store_check_concurrent_reads (NczStore *store)
+{
+  concurrent_reads (store, N_ROUNDS);
+}
+
+void
+store_check_concurrent_reads_remote (NczStore *store)
+{
+  concurrent_reads (store, 2);
 }
 
 /* File system helpers of the file store's tests. */

@@ -20,6 +20,8 @@ void store_check_read_many (NczStore *store);
 void store_check_read_async (NczStore *store);
 void store_check_cancelled (NczStore *store);
 void store_check_concurrent_reads (NczStore *store);
+/* the same with fewer rounds (3072 requests), for stores over a network */
+void store_check_concurrent_reads_remote (NczStore *store);
 void store_check_read_ranges (NczStore *store);
 void store_check_list_pages (NczStore *store);
 void store_check_async_calls (NczStore *store);

@@ -80,8 +80,24 @@ url_path_span (const char *location, gsize *offset, gsize *length)
 char *
 cdl_dataset_name_from_location (const char *location)
 {
+  const char *hash = strchr (location, '#');
   gsize offset, length;
 
+  /* "#mode=bytes&key=dir/f.nc": the file is the key in the store the
+   * URL names */
+  if (hash != NULL)
+    {
+      g_auto(GStrv) parts = g_strsplit (hash + 1, "&", -1);
+
+      for (guint i = 0; parts[i] != NULL; i++)
+        if (g_str_has_prefix (parts[i], "key=") && parts[i][4] != '\0')
+          {
+            g_autofree char *key = g_uri_unescape_string (parts[i] + 4, NULL);
+
+            if (key != NULL && *key != '\0')
+              return strip_component (key, strlen (key));
+          }
+    }
   if (url_path_span (location, &offset, &length))
     {
       const char *path = location + offset;

@@ -192,6 +192,12 @@ def main():
         if files:
             check(files[0], f"{nested}#mode=bytes&key=sub/dir/{names[0]}", [],
                   "nested.zip#mode=bytes&key=sub/dir/NAME")
+            # the dataset is named after the key's file, not the archive
+            r = run([args.ncz_dump, "-h", f"{nested}#mode=bytes&key=sub/dir/{names[0]}"])
+            want = "netcdf %s {" % os.path.splitext(names[0])[0]
+            first = r.stdout.split("\n", 1)[0]
+            tap.ok(first == want, "a file named by key= is named after the key in the dump",
+                   f"first line {first!r}, wanted {want!r}")
 
         # failures: an error, exit 1, no crash, nothing from HDF5
         def fails(url, label, want=()):

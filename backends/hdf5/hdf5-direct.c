@@ -577,9 +577,18 @@ encode_chunk (Work *work, const ChunkTask *task, GBytes *chunk, guint32 *mask, G
 void
 ncz_h5_open_raw_source (NczHdf5Format *self)
 {
-  hid_t fcpl = H5Fget_create_plist (self->file);
+  hid_t fcpl;
   hsize_t user_block = 0;
+  unsigned intent = 0;
 
+  /* the file libhdf5 holds may be shared with a writable open of the
+   * same file in this process, whose cache may hold unwritten chunks */
+  if (H5Fget_intent (self->file, &intent) < 0 || (intent & H5F_ACC_RDWR) != 0)
+    {
+      H5Eclear2 (H5E_DEFAULT);
+      return;
+    }
+  fcpl = H5Fget_create_plist (self->file);
   if (fcpl < 0 || H5Pget_userblock (fcpl, &user_block) < 0)
     {
       if (fcpl >= 0)

@@ -58,28 +58,11 @@ class Tap:
         return 1 if self.failed else 0
 
 
-# LeakSanitizer's own failure at exit ("Tracer caught signal 11", after
-# "DTLS 8 at 0x...10dd-..."): the leak check of GCC 12's runtime reads a
-# stale dynamic-TLS entry of the process (a dlopen'ed library's) and
-# faults, after the program finished and printed its output. It happens
-# for one input here, every time, under ASan only. Such a run is made
-# again without the leak check (ASan's memory checks stay on), and the
-# TAP output says so; any other failure counts.
-LSAN_RUNTIME_FAILURE = "LeakSanitizer has encountered a fatal error"
-
-
+# (A run that LeakSanitizer's runtime itself fails at exit is made again
+# without the leak check by tests/pyhooks/sitecustomize.py.)
 def run(argv):
-    r = subprocess.run(argv, capture_output=True, text=True, errors="replace",
-                       timeout=TIMEOUT)
-    if r.returncode != 0 and LSAN_RUNTIME_FAILURE in r.stderr:
-        print("# LeakSanitizer's runtime failed at exit of %s; run again without "
-              "its leak check" % " ".join(argv))
-        env = dict(os.environ)
-        env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "").replace("detect_leaks=1", "")
-                               + ":detect_leaks=0")
-        r = subprocess.run(argv, capture_output=True, text=True, errors="replace",
-                           timeout=TIMEOUT, env=env)
-    return r
+    return subprocess.run(argv, capture_output=True, text=True, errors="replace",
+                          timeout=TIMEOUT)
 
 
 def body(text):

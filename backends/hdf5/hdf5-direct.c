@@ -34,7 +34,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "hdf5-private.h"
 
@@ -615,11 +614,11 @@ read_raw_outside (Work *work, const ChunkTask *task, haddr_t addr, hsize_t size,
 {
   NczHdf5Format *self = work->self;
   guint64 offset = self->base_addr + addr;
-  gsize done = 0;
+  g_autoptr(GError) local = NULL;
+  const char *reason = "the file ends before it";
 
   if (self->bytes_store != NULL)
     {
-      g_autoptr(GError) local = NULL;
       g_autoptr(GBytes) bytes = ncz_store_read_range (self->bytes_store, self->bytes_key,
                                                       offset, (gint64) size,
                                                       work->cancellable, &local);
@@ -629,37 +628,27 @@ read_raw_outside (Work *work, const ChunkTask *task, haddr_t addr, hsize_t size,
           memcpy (raw, g_bytes_get_data (bytes, NULL), size);
           return TRUE;
         }
-      {
-        g_autofree char *where = chunk_text (work, task);
-
-        g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK,
-                     "%s: variable '%s': reading chunk %s (%" G_GUINT64_FORMAT
-                     " bytes at %" G_GUINT64_FORMAT "): %s", self->path, work->name, where,
-                     (guint64) size, offset,
-                     local != NULL ? local->message : "the file ends before it");
-        return FALSE;
-      }
+      if (local != NULL)
+        reason = local->message;
     }
-  while (done < size)
+  else
     {
-      ssize_t n = pread (self->raw_fd, raw + done, size - done, (off_t) (offset + done));
+      gssize n = ncz_h5_pread_all (self->raw_fd, raw, size, offset);
 
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          g_autofree char *where = chunk_text (work, task);
-
-          g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK,
-                       "%s: variable '%s': reading chunk %s (%" G_GUINT64_FORMAT
-                       " bytes at %" G_GUINT64_FORMAT "): %s", self->path, work->name, where,
-                       (guint64) size, offset,
-                       n < 0 ? g_strerror (errno) : "the file ends before it");
-          return FALSE;
-        }
-      done += (gsize) n;
+      if (n == (gssize) size)
+        return TRUE;
+      if (n < 0)
+        reason = g_strerror (errno);
     }
-  return TRUE;
+  {
+    g_autofree char *where = chunk_text (work, task);
+
+    g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK,
+                 "%s: variable '%s': reading chunk %s (%" G_GUINT64_FORMAT
+                 " bytes at %" G_GUINT64_FORMAT "): %s", self->path, work->name, where,
+                 (guint64) size, offset, reason);
+  }
+  return FALSE;
 }
 
 /* Reads @task's raw chunk: NULL with no error when it was never written. */

@@ -68,8 +68,8 @@ align8 (guint64 n)
   return (n + 7) & ~G_GUINT64_CONSTANT (7);
 }
 
-guint
-ncz_h5_length_size_of (const void *buffer, gsize size, guint current)
+static guint
+length_size_of (const void *buffer, gsize size, guint current)
 {
   const guint8 *p = buffer;
   guint found;
@@ -82,9 +82,9 @@ ncz_h5_length_size_of (const void *buffer, gsize size, guint current)
   return found >= 2 && found <= 8 ? found : 0;
 }
 
-gboolean
-ncz_h5_check_heap_read (const void *buffer, gsize size, guint64 addr, guint length_size,
-                        char **why)
+static gboolean
+check_heap_read (const void *buffer, gsize size, guint64 addr, guint length_size,
+                 char **why)
 {
   const guint8 *p = buffer;
   guint64 collection, available, off, header, object_header;
@@ -137,26 +137,99 @@ ncz_h5_check_heap_read (const void *buffer, gsize size, guint64 addr, guint leng
   return TRUE;
 }
 
+/* ---- what both drivers share ---- */
+
+void
+ncz_h5_driver_file_init (NczH5DriverFile *file, haddr_t eof)
+{
+  file->eoa = 0;
+  file->eof = eof;
+  file->length_size = 8;
+}
+
+herr_t
+ncz_h5_driver_query (const H5FD_t *file, unsigned long *flags)
+{
+  if (flags != NULL)
+    *flags = H5FD_FEAT_AGGREGATE_METADATA | H5FD_FEAT_ACCUMULATE_METADATA |
+             H5FD_FEAT_DATA_SIEVE | H5FD_FEAT_AGGREGATE_SMALLDATA;
+  return 0;
+}
+
+haddr_t
+ncz_h5_driver_get_eoa (const H5FD_t *file, H5FD_mem_t type)
+{
+  return ((const NczH5DriverFile *) file)->eoa;
+}
+
+herr_t
+ncz_h5_driver_set_eoa (H5FD_t *file, H5FD_mem_t type, haddr_t addr)
+{
+  ((NczH5DriverFile *) file)->eoa = addr;
+  return 0;
+}
+
+haddr_t
+ncz_h5_driver_get_eof (const H5FD_t *file, H5FD_mem_t type)
+{
+  return ((const NczH5DriverFile *) file)->eof;
+}
+
+gboolean
+ncz_h5_driver_check_range (const NczH5DriverFile *file, haddr_t addr, size_t size, char **why)
+{
+  if (addr != HADDR_UNDEF && addr <= (haddr_t) G_MAXINT64 &&
+      size <= (haddr_t) G_MAXINT64 - addr && addr + size <= file->eoa)
+    return TRUE;
+  *why = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes at offset %" G_GUINT64_FORMAT
+                          " lie beyond the end of allocation (%" G_GUINT64_FORMAT ")",
+                          size, (guint64) addr, (guint64) file->eoa);
+  return FALSE;
+}
+
+gboolean
+ncz_h5_driver_check_read (NczH5DriverFile *file, H5FD_mem_t type, const void *buffer,
+                          gsize size, haddr_t addr, char **why)
+{
+  if (type == H5FD_MEM_SUPER)
+    file->length_size = length_size_of (buffer, size, file->length_size);
+  return check_heap_read (buffer, size, addr, file->length_size, why);
+}
+
+gssize
+ncz_h5_pread_all (int fd, void *buffer, gsize size, guint64 offset)
+{
+  guint8 *p = buffer;
+  gsize done = 0;
+
+  while (done < size)
+    {
+      ssize_t n = pread (fd, p + done, size - done, (off_t) (offset + done));
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return -1;
+      if (n == 0)
+        break;
+      done += (gsize) n;
+    }
+  return (gssize) done;
+}
+
 /* ---- the POSIX driver ---- */
 
 typedef struct {
-  H5FD_t pub;         /* first: libhdf5's part */
+  NczH5DriverFile base; /* first */
   int fd;
   char *name;
-  haddr_t eoa;
-  haddr_t eof;
   dev_t device;
   ino_t inode;
-  guint length_size;  /* the superblock's size of lengths; 8 until read */
 } PosixFile;
 
 static H5FD_t *posix_open (const char *name, unsigned flags, hid_t fapl, haddr_t maxaddr);
 static herr_t posix_close (H5FD_t *file);
 static int posix_cmp (const H5FD_t *a, const H5FD_t *b);
-static herr_t posix_query (const H5FD_t *file, unsigned long *flags);
-static haddr_t posix_get_eoa (const H5FD_t *file, H5FD_mem_t type);
-static herr_t posix_set_eoa (H5FD_t *file, H5FD_mem_t type, haddr_t addr);
-static haddr_t posix_get_eof (const H5FD_t *file, H5FD_mem_t type);
 static herr_t posix_get_handle (H5FD_t *file, hid_t fapl, void **handle);
 static herr_t posix_read (H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr,
                           size_t size, void *buffer);
@@ -173,10 +246,10 @@ static const H5FD_class_t posix_class = {
   .open = posix_open,
   .close = posix_close,
   .cmp = posix_cmp,
-  .query = posix_query,
-  .get_eoa = posix_get_eoa,
-  .set_eoa = posix_set_eoa,
-  .get_eof = posix_get_eof,
+  .query = ncz_h5_driver_query,
+  .get_eoa = ncz_h5_driver_get_eoa,
+  .set_eoa = ncz_h5_driver_set_eoa,
+  .get_eof = ncz_h5_driver_get_eof,
   .get_handle = posix_get_handle,
   .read = posix_read,
   .write = posix_write,
@@ -237,13 +310,12 @@ posix_open (const char *name, unsigned flags, hid_t fapl, haddr_t maxaddr)
       return NULL;
     }
   file = g_new0 (PosixFile, 1);
+  ncz_h5_driver_file_init (&file->base, (haddr_t) st.st_size);
   file->fd = fd;
   file->name = g_strdup (name);
-  file->eof = (haddr_t) st.st_size;
   file->device = st.st_dev;
   file->inode = st.st_ino;
-  file->length_size = 8;
-  return &file->pub;
+  return &file->base.pub;
 }
 
 static herr_t
@@ -275,52 +347,10 @@ posix_cmp (const H5FD_t *_a, const H5FD_t *_b)
 }
 
 static herr_t
-posix_query (const H5FD_t *file, unsigned long *flags)
-{
-  if (flags != NULL)
-    *flags = H5FD_FEAT_AGGREGATE_METADATA | H5FD_FEAT_ACCUMULATE_METADATA |
-             H5FD_FEAT_DATA_SIEVE | H5FD_FEAT_AGGREGATE_SMALLDATA;
-  return 0;
-}
-
-static haddr_t
-posix_get_eoa (const H5FD_t *file, H5FD_mem_t type)
-{
-  return ((const PosixFile *) file)->eoa;
-}
-
-static herr_t
-posix_set_eoa (H5FD_t *file, H5FD_mem_t type, haddr_t addr)
-{
-  ((PosixFile *) file)->eoa = addr;
-  return 0;
-}
-
-static haddr_t
-posix_get_eof (const H5FD_t *file, H5FD_mem_t type)
-{
-  return ((const PosixFile *) file)->eof;
-}
-
-static herr_t
 posix_get_handle (H5FD_t *file, hid_t fapl, void **handle)
 {
   *handle = &((PosixFile *) file)->fd;
   return 0;
-}
-
-static gboolean
-range_ok (PosixFile *file, const char *func, haddr_t addr, size_t size)
-{
-  if (addr == HADDR_UNDEF || addr > POSIX_MAXADDR || size > POSIX_MAXADDR - addr ||
-      addr + size > file->eoa)
-    {
-      posix_fail (func, H5E_OVERFLOW, "%s: %" G_GSIZE_FORMAT " bytes at offset %"
-                  G_GUINT64_FORMAT " are beyond the end of allocation (%" G_GUINT64_FORMAT ")",
-                  file->name, size, (guint64) addr, (guint64) file->eoa);
-      return FALSE;
-    }
-  return TRUE;
 }
 
 static herr_t
@@ -328,36 +358,25 @@ posix_read (H5FD_t *_file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t siz
             void *buffer)
 {
   PosixFile *file = (PosixFile *) _file;
-  guint8 *p = buffer;
-  gsize done = 0;
   g_autofree char *why = NULL;
+  gssize n;
 
-  if (!range_ok (file, G_STRFUNC, addr, size))
-    return -1;
-  while (done < size)
+  if (!ncz_h5_driver_check_range (&file->base, addr, size, &why))
     {
-      ssize_t n = pread (file->fd, p + done, size - done, (off_t) (addr + done));
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          posix_fail (G_STRFUNC, H5E_READERROR, "%s: reading %" G_GSIZE_FORMAT " bytes at %"
-                      G_GUINT64_FORMAT ": %s", file->name, size - done,
-                      (guint64) (addr + done), g_strerror (errno));
-          return -1;
-        }
-      if (n == 0)
-        {
-          /* past the end of the file reads as zeros */
-          memset (p + done, 0, size - done);
-          break;
-        }
-      done += (gsize) n;
+      posix_fail (G_STRFUNC, H5E_OVERFLOW, "%s: %s", file->name, why);
+      return -1;
     }
-  if (type == H5FD_MEM_SUPER)
-    file->length_size = ncz_h5_length_size_of (buffer, size, file->length_size);
-  if (!ncz_h5_check_heap_read (buffer, size, addr, file->length_size, &why))
+  n = ncz_h5_pread_all (file->fd, buffer, size, addr);
+  if (n < 0)
+    {
+      posix_fail (G_STRFUNC, H5E_READERROR, "%s: reading %" G_GSIZE_FORMAT " bytes at %"
+                  G_GUINT64_FORMAT ": %s", file->name, size, (guint64) addr,
+                  g_strerror (errno));
+      return -1;
+    }
+  /* past the end of the file reads as zeros */
+  memset ((guint8 *) buffer + n, 0, size - (gsize) n);
+  if (!ncz_h5_driver_check_read (&file->base, type, buffer, size, addr, &why))
     {
       posix_fail (G_STRFUNC, H5E_BADVALUE, "%s: %s", file->name, why);
       return -1;
@@ -371,10 +390,14 @@ posix_write (H5FD_t *_file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t si
 {
   PosixFile *file = (PosixFile *) _file;
   const guint8 *p = buffer;
+  g_autofree char *why = NULL;
   gsize done = 0;
 
-  if (!range_ok (file, G_STRFUNC, addr, size))
-    return -1;
+  if (!ncz_h5_driver_check_range (&file->base, addr, size, &why))
+    {
+      posix_fail (G_STRFUNC, H5E_OVERFLOW, "%s: %s", file->name, why);
+      return -1;
+    }
   while (done < size)
     {
       ssize_t n = pwrite (file->fd, p + done, size - done, (off_t) (addr + done));
@@ -390,7 +413,7 @@ posix_write (H5FD_t *_file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t si
         }
       done += (gsize) n;
     }
-  file->eof = MAX (file->eof, addr + size);
+  file->base.eof = MAX (file->base.eof, addr + size);
   return 0;
 }
 
@@ -399,15 +422,15 @@ posix_truncate (H5FD_t *_file, hid_t dxpl, hbool_t closing)
 {
   PosixFile *file = (PosixFile *) _file;
 
-  if (file->eoa == file->eof)
+  if (file->base.eoa == file->base.eof)
     return 0;
-  if (ftruncate (file->fd, (off_t) file->eoa) != 0)
+  if (ftruncate (file->fd, (off_t) file->base.eoa) != 0)
     {
       posix_fail (G_STRFUNC, H5E_SEEKERROR, "%s: setting its length to %" G_GUINT64_FORMAT
-                  ": %s", file->name, (guint64) file->eoa, g_strerror (errno));
+                  ": %s", file->name, (guint64) file->base.eoa, g_strerror (errno));
       return -1;
     }
-  file->eof = file->eoa;
+  file->base.eof = file->base.eoa;
   return 0;
 }
 

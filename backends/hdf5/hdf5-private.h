@@ -104,13 +104,35 @@ hid_t ncz_h5_new_fapl (void);
  * put between ncz_h5_raw_reads_begin() and _end(), with the lock held. */
 void ncz_h5_raw_reads_begin (void);
 void ncz_h5_raw_reads_end (void);
-/* The size of lengths a superblock read into @buffer says, or @current
- * when @buffer is not a superblock (0: a size the checks do not know). */
-guint ncz_h5_length_size_of (const void *buffer, gsize size, guint current);
-/* FALSE, with *@why set, when @buffer, read at @addr, starts a global heap
+
+/* What both file drivers' open files keep (hdf5-guard.c's POSIX driver,
+ * hdf5-vfd.c's store driver), first in their own structures; the
+ * query, get_eoa, set_eoa and get_eof callbacks below serve both. */
+typedef struct {
+  H5FD_t pub;           /* first: libhdf5's part */
+  haddr_t eoa;
+  haddr_t eof;
+  guint length_size;    /* the superblock's size of lengths; 8 until read */
+} NczH5DriverFile;
+
+void ncz_h5_driver_file_init (NczH5DriverFile *file, haddr_t eof);
+herr_t ncz_h5_driver_query (const H5FD_t *file, unsigned long *flags);
+haddr_t ncz_h5_driver_get_eoa (const H5FD_t *file, H5FD_mem_t type);
+herr_t ncz_h5_driver_set_eoa (H5FD_t *file, H5FD_mem_t type, haddr_t addr);
+haddr_t ncz_h5_driver_get_eof (const H5FD_t *file, H5FD_mem_t type);
+/* FALSE, with *@why set, when @size bytes at @addr are not all below
+ * @file's end of allocation. */
+gboolean ncz_h5_driver_check_range (const NczH5DriverFile *file, haddr_t addr, size_t size,
+                                    char **why);
+/* Looks at a block just read into @buffer: notes a superblock's size of
+ * lengths; FALSE, with *@why set, when the block starts a global heap
  * collection whose objects do not fit in it. */
-gboolean ncz_h5_check_heap_read (const void *buffer, gsize size, guint64 addr,
-                                 guint length_size, char **why);
+gboolean ncz_h5_driver_check_read (NczH5DriverFile *file, H5FD_mem_t type,
+                                   const void *buffer, gsize size, haddr_t addr,
+                                   char **why);
+/* pread() until @size bytes are read or the file ends: the number read,
+ * or -1 with errno set. */
+gssize ncz_h5_pread_all (int fd, void *buffer, gsize size, guint64 offset);
 /* Sets @fapl's driver to the checking POSIX driver (existing local
  * files). Lock held. */
 gboolean ncz_h5_set_posix_driver (hid_t fapl);

@@ -151,11 +151,8 @@ typedef struct {
 } Block;
 
 typedef struct {
-  H5FD_t pub;         /* first: HDF5's part */
+  NczH5DriverFile base; /* first */
   VfdConfig *config;
-  haddr_t eoa;
-  guint64 eof;
-  guint length_size;  /* the superblock's size of lengths; 8 until read */
   GHashTable *blocks; /* &index → Block */
   GQueue lru;         /* most recently used first */
   /* statistics, logged at close */
@@ -176,10 +173,6 @@ block_free (gpointer data)
 static H5FD_t *vfd_open (const char *name, unsigned flags, hid_t fapl, haddr_t maxaddr);
 static herr_t vfd_close (H5FD_t *file);
 static void *vfd_fapl_get (H5FD_t *file);
-static herr_t vfd_query (const H5FD_t *file, unsigned long *flags);
-static haddr_t vfd_get_eoa (const H5FD_t *file, H5FD_mem_t type);
-static herr_t vfd_set_eoa (H5FD_t *file, H5FD_mem_t type, haddr_t addr);
-static haddr_t vfd_get_eof (const H5FD_t *file, H5FD_mem_t type);
 static herr_t vfd_read (H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t size,
                         void *buffer);
 static herr_t vfd_write (H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t size,
@@ -196,10 +189,10 @@ static const H5FD_class_t vfd_class = {
   .fapl_free = vfd_fapl_free,
   .open = vfd_open,
   .close = vfd_close,
-  .query = vfd_query,
-  .get_eoa = vfd_get_eoa,
-  .set_eoa = vfd_set_eoa,
-  .get_eof = vfd_get_eof,
+  .query = ncz_h5_driver_query,
+  .get_eoa = ncz_h5_driver_get_eoa,
+  .set_eoa = ncz_h5_driver_set_eoa,
+  .get_eof = ncz_h5_driver_get_eof,
   .read = vfd_read,
   .write = vfd_write,
   .truncate = vfd_truncate,
@@ -251,14 +244,12 @@ vfd_open (const char *name, unsigned flags, hid_t fapl, haddr_t maxaddr)
     }
 
   file = g_new0 (VfdFile, 1);
+  ncz_h5_driver_file_init (&file->base, length);
   file->config = g_atomic_rc_box_acquire (config);
-  file->eof = length;
-  file->eoa = 0;
-  file->length_size = 8;
   file->n_requests = 1; /* the length */
   file->blocks = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, block_free);
   g_queue_init (&file->lru);
-  return &file->pub;
+  return &file->base.pub;
 }
 
 static herr_t
@@ -269,7 +260,7 @@ vfd_close (H5FD_t *_file)
   g_debug ("%s: key '%s': %" G_GUINT64_FORMAT " HDF5 reads, %" G_GUINT64_FORMAT
            " store requests, %" G_GUINT64_FORMAT " bytes read of %" G_GUINT64_FORMAT,
            file->config->url, file->config->key, file->n_reads, file->n_requests,
-           file->n_bytes, file->eof);
+           file->n_bytes, file->base.eof);
   g_hash_table_unref (file->blocks);
   vfd_config_unref (file->config);
   g_free (file);
@@ -282,34 +273,6 @@ vfd_fapl_get (H5FD_t *_file)
   VfdFile *file = (VfdFile *) _file;
 
   return g_atomic_rc_box_acquire (file->config);
-}
-
-static herr_t
-vfd_query (const H5FD_t *file, unsigned long *flags)
-{
-  if (flags != NULL)
-    *flags = H5FD_FEAT_AGGREGATE_METADATA | H5FD_FEAT_ACCUMULATE_METADATA |
-             H5FD_FEAT_DATA_SIEVE | H5FD_FEAT_AGGREGATE_SMALLDATA;
-  return 0;
-}
-
-static haddr_t
-vfd_get_eoa (const H5FD_t *file, H5FD_mem_t type)
-{
-  return ((const VfdFile *) file)->eoa;
-}
-
-static herr_t
-vfd_set_eoa (H5FD_t *file, H5FD_mem_t type, haddr_t addr)
-{
-  ((VfdFile *) file)->eoa = addr;
-  return 0;
-}
-
-static haddr_t
-vfd_get_eof (const H5FD_t *file, H5FD_mem_t type)
-{
-  return (haddr_t) ((const VfdFile *) file)->eof;
 }
 
 static herr_t
@@ -330,11 +293,11 @@ vfd_truncate (H5FD_t *_file, hid_t dxpl, hbool_t closing)
 {
   VfdFile *file = (VfdFile *) _file;
 
-  if (file->eoa == file->eof)
+  if (file->base.eoa == file->base.eof)
     return 0;
   vfd_fail (file->config, G_STRFUNC, H5E_CANTUPDATE, NCZ_STORAGE_ERROR_READ_ONLY,
             "a file read through a store is read-only: it cannot be truncated to %"
-            G_GUINT64_FORMAT " bytes", (guint64) file->eoa);
+            G_GUINT64_FORMAT " bytes", (guint64) file->base.eoa);
   return -1;
 }
 
@@ -378,7 +341,7 @@ block_length (VfdFile *file, guint64 index)
 {
   guint64 start = index * BLOCK_SIZE;
 
-  return MIN (BLOCK_SIZE, file->eof - start);
+  return MIN (BLOCK_SIZE, file->base.eof - start);
 }
 
 static void
@@ -519,13 +482,9 @@ vfd_read (H5FD_t *_file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t size,
   guint64 end, within;
   gboolean ok;
 
-  if (addr == HADDR_UNDEF || addr > VFD_MAXADDR || size > VFD_MAXADDR - addr ||
-      addr + size > file->eoa)
+  if (!ncz_h5_driver_check_range (&file->base, addr, size, &why))
     {
-      vfd_fail (file->config, G_STRFUNC, H5E_OVERFLOW, NCZ_STORAGE_ERROR_FAILED,
-                "a read of %" G_GSIZE_FORMAT " bytes at offset %" G_GUINT64_FORMAT
-                " is beyond the file's end of allocation (%" G_GUINT64_FORMAT ")",
-                size, (guint64) addr, (guint64) file->eoa);
+      vfd_fail (file->config, G_STRFUNC, H5E_OVERFLOW, NCZ_STORAGE_ERROR_FAILED, "%s", why);
       return -1;
     }
   file->n_reads++;
@@ -534,7 +493,7 @@ vfd_read (H5FD_t *_file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t size,
 
   /* what lies beyond the end of the object reads as zeros, as the POSIX
    * driver reads it */
-  end = MIN ((guint64) addr + size, file->eof);
+  end = MIN ((guint64) addr + size, file->base.eof);
   within = end > addr ? end - addr : 0;
   if (within < size)
     memset ((guint8 *) buffer + within, 0, size - within);
@@ -547,9 +506,7 @@ vfd_read (H5FD_t *_file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t size,
     ok = read_cached (file, addr, within, buffer);
   if (!ok)
     return -1;
-  if (type == H5FD_MEM_SUPER)
-    file->length_size = ncz_h5_length_size_of (buffer, size, file->length_size);
-  if (!ncz_h5_check_heap_read (buffer, size, addr, file->length_size, &why))
+  if (!ncz_h5_driver_check_read (&file->base, type, buffer, size, addr, &why))
     {
       vfd_fail (file->config, G_STRFUNC, H5E_BADVALUE, NCZ_STORAGE_ERROR_FAILED, "%s", why);
       return -1;

@@ -144,6 +144,9 @@ read_strings (NczHdf5Format *self, NczVariable *variable, hid_t dset, hid_t file
       return FALSE;
     }
   mem_type = H5Tcopy (H5T_C_S1);
+  /* libhdf5 converts no string between character sets: read in the
+   * file's own (UTF-8 or ASCII, the bytes are the same) */
+  H5Tset_cset (mem_type, H5Tget_cset (file_type));
   if (is_vlen)
     {
       char **ptrs = g_try_new0 (char *, MAX (slab->n, 1));
@@ -475,6 +478,15 @@ plain_write (NczHdf5Format *self, NczVariable *variable, NczH5Node *node,
           memcpy (ptrs[i], (const char *) buffer + i * width, width);
         }
       mem_type = ncz_h5_mem_type (type);
+      /* in the dataset's own character set: libhdf5 converts none */
+      {
+        hid_t file_type = H5Dget_type (node->id);
+
+        if (file_type >= 0 && mem_type >= 0)
+          H5Tset_cset (mem_type, H5Tget_cset (file_type));
+        if (file_type >= 0)
+          H5Tclose (file_type);
+      }
       buffer = ptrs;
     }
   else if (type == NCZ_DATA_TYPE_CHAR)

@@ -790,8 +790,12 @@ set_fill (NczHdf5Format *self, NczVariable *var, hid_t dcpl, GError **error)
   hid_t mtype;
   herr_t status;
 
+  /* libhdf5 refuses fill time "never" for a variable-length type: a
+   * string variable without fill keeps libhdf5's default, no fill value
+   * defined, which reads back as _NoFill (as netcdf-c reads it) */
   if (ncz_variable_get_no_fill (var))
-    return H5Pset_fill_time (dcpl, H5D_FILL_TIME_NEVER) >= 0;
+    return type == NCZ_DATA_TYPE_STRING ||
+           H5Pset_fill_time (dcpl, H5D_FILL_TIME_NEVER) >= 0;
   fill = ncz_variable_get_fill_value (var);
   data = fill != NULL ? g_bytes_get_data (fill, &size) : NULL;
   mtype = mem_type (type);
@@ -1423,6 +1427,7 @@ dataset_difference (NczHdf5Format *self, NczVariable *var, hid_t dset)
   NczDataType t;
   NczEndianness e;
   H5D_fill_time_t fill_time;
+  H5D_fill_value_t fill_status;
 
   if (dcpl < 0 || type < 0 || !variable_storage (self, var, &st, NULL))
     {
@@ -1486,8 +1491,12 @@ dataset_difference (NczHdf5Format *self, NczVariable *var, hid_t dset)
       what = "its endianness";
       goto out;
     }
+  /* without fill as the reader sees it: never filled, or (strings) no
+   * fill value defined */
   if (H5Pget_fill_time (dcpl, &fill_time) >= 0 &&
-      (fill_time == H5D_FILL_TIME_NEVER) != (ncz_variable_get_no_fill (var) != FALSE))
+      H5Pfill_value_defined (dcpl, &fill_status) >= 0 &&
+      (fill_time == H5D_FILL_TIME_NEVER || fill_status != H5D_FILL_VALUE_USER_DEFINED) !=
+        (ncz_variable_get_no_fill (var) != FALSE))
     {
       what = "its fill mode";
       goto out;

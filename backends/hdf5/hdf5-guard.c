@@ -140,11 +140,12 @@ check_heap_read (const void *buffer, gsize size, guint64 addr, guint length_size
 /* ---- what both drivers share ---- */
 
 void
-ncz_h5_driver_file_init (NczH5DriverFile *file, haddr_t eof)
+ncz_h5_driver_file_init (NczH5DriverFile *file, haddr_t eof, gboolean read_only)
 {
   file->eoa = 0;
   file->eof = eof;
   file->length_size = 8;
+  file->read_only = read_only;
 }
 
 herr_t
@@ -180,7 +181,14 @@ ncz_h5_driver_check_range (const NczH5DriverFile *file, haddr_t addr, size_t siz
 {
   if (addr != HADDR_UNDEF && addr <= (haddr_t) G_MAXINT64 &&
       size <= (haddr_t) G_MAXINT64 - addr && addr + size <= file->eoa)
-    return TRUE;
+    {
+      if (!file->read_only || addr + size <= file->eof + NCZ_H5_MAX_PAST_EOF)
+        return TRUE;
+      *why = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes at offset %" G_GUINT64_FORMAT
+                              " run past the end of the file (%" G_GUINT64_FORMAT " bytes)",
+                              size, (guint64) addr, (guint64) file->eof);
+      return FALSE;
+    }
   *why = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes at offset %" G_GUINT64_FORMAT
                           " lie beyond the end of allocation (%" G_GUINT64_FORMAT ")",
                           size, (guint64) addr, (guint64) file->eoa);
@@ -310,7 +318,7 @@ posix_open (const char *name, unsigned flags, hid_t fapl, haddr_t maxaddr)
       return NULL;
     }
   file = g_new0 (PosixFile, 1);
-  ncz_h5_driver_file_init (&file->base, (haddr_t) st.st_size);
+  ncz_h5_driver_file_init (&file->base, (haddr_t) st.st_size, !(flags & H5F_ACC_RDWR));
   file->fd = fd;
   file->name = g_strdup (name);
   file->device = st.st_dev;

@@ -113,15 +113,21 @@ typedef struct {
   haddr_t eoa;
   haddr_t eof;
   guint length_size;    /* the superblock's size of lengths; 8 until read */
+  gboolean read_only;
 } NczH5DriverFile;
 
-void ncz_h5_driver_file_init (NczH5DriverFile *file, haddr_t eof);
+void ncz_h5_driver_file_init (NczH5DriverFile *file, haddr_t eof, gboolean read_only);
 herr_t ncz_h5_driver_query (const H5FD_t *file, unsigned long *flags);
 haddr_t ncz_h5_driver_get_eoa (const H5FD_t *file, H5FD_mem_t type);
 herr_t ncz_h5_driver_set_eoa (H5FD_t *file, H5FD_mem_t type, haddr_t addr);
 haddr_t ncz_h5_driver_get_eof (const H5FD_t *file, H5FD_mem_t type);
 /* FALSE, with *@why set, when @size bytes at @addr are not all below
- * @file's end of allocation. */
+ * @file's end of allocation or, in a read-only file, run more than
+ * NCZ_H5_MAX_PAST_EOF bytes past its end (libhdf5 refuses a read-only
+ * file shorter than its superblock says once it has read the superblock,
+ * so only a hostile superblock asks for more: zero-filling gigabytes
+ * would only stall). */
+#define NCZ_H5_MAX_PAST_EOF ((haddr_t) 1 << 20)
 gboolean ncz_h5_driver_check_range (const NczH5DriverFile *file, haddr_t addr, size_t size,
                                     char **why);
 /* Looks at a block just read into @buffer: notes a superblock's size of

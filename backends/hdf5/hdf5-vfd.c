@@ -244,7 +244,7 @@ vfd_open (const char *name, unsigned flags, hid_t fapl, haddr_t maxaddr)
     }
 
   file = g_new0 (VfdFile, 1);
-  ncz_h5_driver_file_init (&file->base, length);
+  ncz_h5_driver_file_init (&file->base, length, TRUE);
   file->config = g_atomic_rc_box_acquire (config);
   file->n_requests = 1; /* the length */
   file->blocks = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, block_free);

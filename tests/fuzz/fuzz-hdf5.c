@@ -519,9 +519,45 @@ runtime_frame (const char *line)
   return FALSE;
 }
 
+/* The redzone AddressSanitizer puts around a heap block of @size bytes
+ * (16 bytes for the smallest blocks, doubling with the size class, at
+ * most 2048). */
+static guint64
+asan_redzone (guint64 size)
+{
+  static const guint64 limits[] = { 64 - 16, 128 - 32, 512 - 64, 4096 - 128,
+                                    (1 << 14) - 256, (1 << 15) - 512, (1 << 16) - 1024 };
+  guint log = 0;
+
+  while (log < G_N_ELEMENTS (limits) && size > limits[log])
+    log++;
+  return (guint64) 16 << log;
+}
+
+/* Whether a report's "ADDR is located N bytes to the right of M-byte
+ * region" line names a block the access merely lands near: farther from
+ * it than its redzone, the access is wild (an offset read from the file)
+ * and the block is only the nearest one AddressSanitizer found, whoever
+ * allocated it. */
+static gboolean
+region_is_only_nearest (const char *line)
+{
+  const char *p = strstr (line, " is located ");
+  guint64 distance, size;
+  char side[8];
+
+  if (p == NULL ||
+      sscanf (p, " is located %" G_GUINT64_FORMAT " bytes to the %7s of %" G_GUINT64_FORMAT
+              "-byte region", &distance, side, &size) != 3)
+    return FALSE;
+  return distance > asan_redzone (size);
+}
+
 /* Whether the sanitizer report in @text is all libhdf5's: an
  * AddressSanitizer error whose faulting stack and whose allocation and
- * free stacks all start (past the runtime) in libhdf5. LeakSanitizer and
+ * free stacks all start (past the runtime) in libhdf5. The allocation
+ * and free stacks are not looked at when the access lies beyond the
+ * block's redzone (region_is_only_nearest()). LeakSanitizer and
  * UndefinedBehaviorSanitizer reports are always Ncz's (libhdf5 is not
  * instrumented). */
 static gboolean
@@ -529,6 +565,7 @@ report_is_libhdf5 (const char *text)
 {
   g_auto (GStrv) lines = NULL;
   gboolean in_stack = FALSE, decided = FALSE, all_hdf5 = TRUE, any = FALSE;
+  gboolean wild = FALSE;
 
   if (strstr (text, "ERROR: AddressSanitizer") == NULL ||
       strstr (text, "LeakSanitizer") != NULL || strstr (text, "runtime error") != NULL)
@@ -541,9 +578,14 @@ report_is_libhdf5 (const char *text)
 
       if (!frame)
         {
+          if (any && region_is_only_nearest (l))
+            wild = TRUE;
           in_stack = FALSE;
           continue;
         }
+      /* past the faulting stack, the stacks of a block the access is not in */
+      if (wild)
+        continue;
       if (!in_stack)
         {
           in_stack = TRUE;      /* a new stack: its first frame past the runtime decides */
@@ -1154,6 +1196,44 @@ run_path (Driver *d, const char *path)
   run_file (d, path);
 }
 
+/* --classify-reports FILE...: sorts saved sanitizer reports as the crash
+ * handler sorts a child's (report_is_libhdf5()), each expected to be
+ * libhdf5's or Ncz's as its name starts with "libhdf5-" or "ncz-"
+ * (asan-reports/). Exit status 1 when one is sorted otherwise. */
+static int
+classify_reports (int n, char **paths)
+{
+  int status = n > 0 ? 0 : 2;
+
+  for (int i = 0; i < n; i++)
+    {
+      g_autofree char *text = NULL;
+      g_autofree char *base = g_path_get_basename (paths[i]);
+      g_autoptr (GError) error = NULL;
+      gboolean expect_hdf5 = g_str_has_prefix (base, "libhdf5-");
+      gboolean is_hdf5;
+
+      if (!expect_hdf5 && !g_str_has_prefix (base, "ncz-"))
+        {
+          g_printerr ("fuzz-hdf5: %s: the name says neither libhdf5- nor ncz-\n", paths[i]);
+          status = 1;
+          continue;
+        }
+      if (!g_file_get_contents (paths[i], &text, NULL, &error))
+        {
+          g_printerr ("fuzz-hdf5: %s\n", error->message);
+          status = 1;
+          continue;
+        }
+      is_hdf5 = report_is_libhdf5 (text);
+      g_print ("%s %s: sorted as %s's\n", is_hdf5 == expect_hdf5 ? "ok" : "WRONG", base,
+               is_hdf5 ? "libhdf5" : "Ncz");
+      if (is_hdf5 != expect_hdf5)
+        status = 1;
+    }
+  return status;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1171,6 +1251,8 @@ main (int argc, char **argv)
   d.libhdf5_seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   d.libhdf5_report = g_string_new (NULL);
   signal (SIGPIPE, SIG_IGN);      /* a dead child's pipe gives EPIPE */
+  if (argc > 1 && g_str_equal (argv[1], "--classify-reports"))
+    return classify_reports (argc - 2, argv + 2);
   /* the children share one directory, made before any of them */
   init_target ();
   for (int i = 1; i < argc; i++)
@@ -1203,7 +1285,8 @@ main (int argc, char **argv)
   if (n_paths == 0)
     {
       g_printerr ("usage: fuzz-hdf5-standalone [--as-is] [--require-open] [--save=DIR] "
-                  "FILE_OR_DIR...\n");
+                  "FILE_OR_DIR...\n"
+                  "       fuzz-hdf5-standalone --classify-reports REPORT...\n");
       return 2;
     }
   g_print ("fuzz-hdf5: %u inputs: %u opened and read, %u refused with an error, "

@@ -513,9 +513,22 @@ runtime_frame (const char *line)
     " in posix_memalign", " in aligned_alloc", "/libz.so", "libsz.so", "libaec.so", NULL
   };
 
+  const char *in, *prgname = g_get_prgname ();
+
   for (guint i = 0; marks[i]; i++)
     if (strstr (line, marks[i]) != NULL)
       return TRUE;
+  /* an interceptor linked into the program under the C library's own name
+   * ("in strdup (/.../fuzz-hdf5-standalone+0x...)") */
+  in = strstr (line, " in ");
+  if (in != NULL && prgname != NULL)
+    {
+      g_autofree char *module = g_strconcat ("/", prgname, "+0x", NULL);
+      g_autofree char *symbol = g_strndup (in + 4, strcspn (in + 4, " "));
+
+      if (strstr (in, module) != NULL && runtime_symbol (symbol))
+        return TRUE;
+    }
   return FALSE;
 }
 

@@ -10,6 +10,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <ncz/ncz.h>
+
 gboolean
 cdl_float_equals (float value, float fill)
 {
@@ -80,23 +82,17 @@ url_path_span (const char *location, gsize *offset, gsize *length)
 char *
 cdl_dataset_name_from_location (const char *location)
 {
-  const char *hash = strchr (location, '#');
   gsize offset, length;
 
   /* "#mode=bytes&key=dir/f.nc": the file is the key in the store the
    * URL names */
-  if (hash != NULL)
+  if (strchr (location, '#') != NULL)
     {
-      g_auto(GStrv) parts = g_strsplit (hash + 1, "&", -1);
+      g_autoptr(NczUrl) url = ncz_url_parse (location, NULL);
+      const char *key = url != NULL ? ncz_url_get_fragment_value (url, "key") : NULL;
 
-      for (guint i = 0; parts[i] != NULL; i++)
-        if (g_str_has_prefix (parts[i], "key=") && parts[i][4] != '\0')
-          {
-            g_autofree char *key = g_uri_unescape_string (parts[i] + 4, NULL);
-
-            if (key != NULL && *key != '\0')
-              return strip_component (key, strlen (key));
-          }
+      if (key != NULL && *key != '\0')
+        return strip_component (key, strlen (key));
     }
   if (url_path_span (location, &offset, &length))
     {

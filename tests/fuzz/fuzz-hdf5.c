@@ -333,10 +333,9 @@ static gboolean ran_an_input;
 /* LeakSanitizer's hook: no leak check in a process that ran no input.
  * That is the parent of libFuzzer's fork mode (run-hdf5-target.sh),
  * which only starts the processes that run inputs and reads what they
- * found: its at-exit check looks at nothing of Ncz's, and LeakSanitizer's
- * tracer thread sometimes crashes on a loaded machine, which with
- * abort_on_error=1 failed the whole run. Processes that ran inputs are
- * checked as before. */
+ * found: its at-exit check would look at nothing of Ncz's, and
+ * LeakSanitizer's tracer thread sometimes crashes on a loaded machine.
+ * Processes that ran inputs are checked as before. */
 int __lsan_is_turned_off (void);
 
 int

@@ -38,18 +38,32 @@ export TMPDIR
 ASAN_OPTIONS="${ASAN_OPTIONS:-}:allocator_may_return_null=1"
 export ASAN_OPTIONS
 
+# libFuzzer's output goes to a log first: its last lines tell how the
+# parent process ended
+log=$work/libfuzzer.log
 "$target" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
   -error_exitcode=77 -timeout_exitcode=77 \
   -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
   -dict="$(dirname "$0")/hdf5.dict" \
   -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
-  "$work/corpus" "$@"
+  "$work/corpus" "$@" > "$log" 2>&1
 rc=$?
-# 77 (-error_exitcode): something was found, sorted below
-if [ $rc -ne 0 ] && [ $rc -ne 77 ]; then
-  echo "run-hdf5-target: libFuzzer itself failed (exit status $rc)"
+cat "$log"
+# In fork mode the parent process exits with the status of the LAST
+# child process it ran, whatever that child did: 0 when it ran out of
+# time, 77 (-error_exitcode) or 134 (a sanitizer report and
+# abort_on_error=1) when libhdf5 crashed on its last input. So the
+# status says nothing of the run as a whole; what a child found is in
+# the artifacts, sorted below. The parent itself ended well when it
+# printed its "INFO: exiting: STATUS" line and exited with that status
+# (exit() keeps its low 8 bits).
+last=$(sed -n 's/^INFO: exiting: \(-\{0,1\}[0-9][0-9]*\) time: .*/\1/p' "$log" | tail -n 1)
+if [ -z "$last" ] || [ $((last & 255)) -ne "$rc" ]; then
+  echo "run-hdf5-target: libFuzzer itself failed (exit status $rc," \
+    "last status it printed: ${last:-none})"
   exit 1
 fi
+echo "run-hdf5-target: libFuzzer ended; its last child process exited with status $rc"
 
 n=$(ls "$work/artifacts" | wc -l)
 echo "run-hdf5-target: libFuzzer kept $n inputs that crashed, hung, leaked or ran out of memory"

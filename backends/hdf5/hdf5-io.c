@@ -160,7 +160,7 @@ read_strings (NczHdf5Format *self, NczVariable *variable, hid_t dset, hid_t file
           return FALSE;
         }
       H5Tset_size (mem_type, H5T_VARIABLE);
-      if (H5Dread (dset, mem_type, mem_space, file_space, H5P_DEFAULT, ptrs) < 0)
+      if (ncz_h5_read_dataset (dset, mem_type, mem_space, file_space, ptrs) < 0)
         {
           ncz_h5_set_error (error, NCZ_BACKEND_ERROR_BAD_CHUNK,
                             "%s: reading variable '%s'", self->path, name);

@@ -113,10 +113,16 @@ typedef struct {
   haddr_t eoa;
   haddr_t eof;
   guint length_size;    /* the superblock's size of lengths; 8 until read */
+  guint offset_size;    /* the superblock's size of offsets; 8 until read */
   gboolean read_only;
 } NczH5DriverFile;
 
+/* Called by both drivers' open and close: the backend keeps a set of the
+ * files its drivers have open (see ncz_h5_read_attribute()). */
 void ncz_h5_driver_file_init (NczH5DriverFile *file, haddr_t eof, gboolean read_only);
+void ncz_h5_driver_file_clear (NczH5DriverFile *file);
+/* Both drivers' get_handle: the NczH5DriverFile itself. */
+herr_t ncz_h5_driver_get_handle (H5FD_t *file, hid_t fapl, void **handle);
 herr_t ncz_h5_driver_query (const H5FD_t *file, unsigned long *flags);
 haddr_t ncz_h5_driver_get_eoa (const H5FD_t *file, H5FD_mem_t type);
 herr_t ncz_h5_driver_set_eoa (H5FD_t *file, H5FD_mem_t type, haddr_t addr);
@@ -139,6 +145,21 @@ gboolean ncz_h5_driver_check_read (NczH5DriverFile *file, H5FD_mem_t type,
 /* pread() until @size bytes are read or the file ends: the number read,
  * or -1 with errno set. */
 gssize ncz_h5_pread_all (int fd, void *buffer, gsize size, guint64 offset);
+/* H5Aread() and H5Dread() (lock held), checking every variable-length
+ * value (string, DIMENSION_LIST's list) they read from a read-only file
+ * opened by one of Ncz's drivers before libhdf5 follows it: libhdf5 1.10
+ * takes the length and the global heap object named by the value's
+ * descriptor on trust. A value that does not name an object of its
+ * collection, or whose length does not match that object, fails the
+ * read with an HDF5 error that says so. Use them for every read of data
+ * that may hold variable-length values. */
+herr_t ncz_h5_read_attribute (hid_t attr, hid_t mem_type, void *buffer);
+herr_t ncz_h5_read_dataset (hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space,
+                            void *buffer);
+/* Installs the check above (at init, lock held): a conversion function
+ * for variable-length data that checks, then runs libhdf5's own. */
+void ncz_h5_install_vlen_check (void);
+
 /* Sets @fapl's driver to the checking POSIX driver (existing local
  * files). Lock held. */
 gboolean ncz_h5_set_posix_driver (hid_t fapl);

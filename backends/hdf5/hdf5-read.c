@@ -286,7 +286,7 @@ read_text_attribute (hid_t obj, const char *name)
       mem = H5Tcopy (H5T_C_S1);
       H5Tset_size (mem, H5T_VARIABLE);
       H5Tset_cset (mem, H5Tget_cset (type));
-      if (H5Aread (attr, mem, &s) >= 0)
+      if (ncz_h5_read_attribute (attr, mem, &s) >= 0)
         result = g_strdup (s ? s : "");
       H5free_memory (s);      /* also what a failed read converted */
     }
@@ -299,7 +299,7 @@ read_text_attribute (hid_t obj, const char *name)
           char *buf = g_malloc0 (size + 1);
 
           mem = H5Tcopy (type);
-          if (H5Aread (attr, mem, buf) >= 0)
+          if (ncz_h5_read_attribute (attr, mem, buf) >= 0)
             result = buf;
           else
             g_free (buf);
@@ -353,7 +353,7 @@ read_int_attribute (Loader *L, hid_t obj, const char *object, const char *name, 
     }
   values = g_array_sized_new (FALSE, TRUE, sizeof (int), (guint) n);
   g_array_set_size (values, (guint) n);
-  if (n > 0 && H5Aread (attr, H5T_NATIVE_INT, values->data) < 0)
+  if (n > 0 && ncz_h5_read_attribute (attr, H5T_NATIVE_INT, values->data) < 0)
     {
       ncz_h5_set_error (error, NCZ_BACKEND_ERROR_BAD_METADATA, "%s: reading attribute %s of %s",
                         L->file, name, object);
@@ -510,7 +510,7 @@ read_attribute (Loader *L, hid_t obj, const char *object, const char *name, NczA
         }
       buf = g_malloc0 (size * n + 1);
       mem = H5Tcopy (type);
-      if (n > 0 && (mem < 0 || H5Aread (attr, mem, buf) < 0))
+      if (n > 0 && (mem < 0 || ncz_h5_read_attribute (attr, mem, buf) < 0))
         {
           ncz_h5_set_error (error, NCZ_BACKEND_ERROR_BAD_METADATA, "%s: reading %s",
                             L->file, where);
@@ -538,7 +538,7 @@ read_attribute (Loader *L, hid_t obj, const char *object, const char *name, NczA
       mem = H5Tcopy (H5T_C_S1);
       H5Tset_size (mem, H5T_VARIABLE);
       H5Tset_cset (mem, H5Tget_cset (type));
-      if (n > 0 && H5Aread (attr, mem, strv) < 0)
+      if (n > 0 && ncz_h5_read_attribute (attr, mem, strv) < 0)
         {
           ncz_h5_set_error (error, NCZ_BACKEND_ERROR_BAD_METADATA, "%s: reading %s",
                             L->file, where);
@@ -569,7 +569,7 @@ read_attribute (Loader *L, hid_t obj, const char *object, const char *name, NczA
       buf = g_malloc0 (MAX (size * n, 1));
 
       mem = ncz_h5_mem_type (t);
-      if (n > 0 && (mem < 0 || H5Aread (attr, mem, buf) < 0))
+      if (n > 0 && (mem < 0 || ncz_h5_read_attribute (attr, mem, buf) < 0))
         {
           ncz_h5_set_error (error, NCZ_BACKEND_ERROR_BAD_METADATA, "%s: reading %s",
                             L->file, where);
@@ -1082,7 +1082,7 @@ dimension_list (Loader *L, NczGroup *group, DsInfo *ds, const char *object, NczD
   }
   mem = H5Tvlen_create (H5T_STD_REF_OBJ);
   memset (lists, 0, sizeof lists);
-  if (mem < 0 || H5Aread (attr, mem, lists) < 0)
+  if (mem < 0 || ncz_h5_read_attribute (attr, mem, lists) < 0)
     {
       ncz_h5_set_error (error, NCZ_BACKEND_ERROR_BAD_METADATA,
                         "%s: reading DIMENSION_LIST of %s", L->file, object);

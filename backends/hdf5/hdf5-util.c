@@ -44,6 +44,7 @@ ncz_h5_init (void)
       /* HDF5 never prints its error stack: failures become GErrors */
       H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
       ncz_h5_register_codec_filters ();
+      ncz_h5_install_vlen_check ();
       ncz_h5_unlock ();
       g_once_init_leave (&done, 1);
     }

@@ -196,6 +196,7 @@ static const H5FD_class_t vfd_class = {
   .read = vfd_read,
   .write = vfd_write,
   .truncate = vfd_truncate,
+  .get_handle = ncz_h5_driver_get_handle,
   .fl_map = H5FD_FLMAP_DICHOTOMY,
 };
 
@@ -261,6 +262,7 @@ vfd_close (H5FD_t *_file)
            " store requests, %" G_GUINT64_FORMAT " bytes read of %" G_GUINT64_FORMAT,
            file->config->url, file->config->key, file->n_reads, file->n_requests,
            file->n_bytes, file->base.eof);
+  ncz_h5_driver_file_clear (&file->base);
   g_hash_table_unref (file->blocks);
   vfd_config_unref (file->config);
   g_free (file);

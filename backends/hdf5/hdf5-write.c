@@ -282,7 +282,7 @@ attribute_matches (hid_t loc, NczAttribute *attr)
         goto out;
       mtype = H5Tcopy (ftype);
       file_text = g_malloc0 (size + 1);
-      if (mtype < 0 || H5Aread (a, mtype, file_text) < 0)
+      if (mtype < 0 || ncz_h5_read_attribute (a, mtype, file_text) < 0)
         goto out;
       text = ncz_attribute_get_text (attr, &length);
       match = length == n && memcmp (text, file_text, n) == 0;
@@ -304,7 +304,7 @@ attribute_matches (hid_t loc, NczAttribute *attr)
         goto out;
       mtype = mem_type (NCZ_DATA_TYPE_STRING);
       file_strings = g_new0 (char *, n);
-      if (mtype >= 0 && H5Aread (a, mtype, file_strings) >= 0)
+      if (mtype >= 0 && ncz_h5_read_attribute (a, mtype, file_strings) >= 0)
         {
           match = TRUE;
           for (gsize i = 0; i < n; i++)
@@ -338,7 +338,7 @@ attribute_matches (hid_t loc, NczAttribute *attr)
         goto out;
       mtype = mem_type (type);
       buffer = g_malloc (n * esize);
-      if (mtype < 0 || H5Aread (a, mtype, buffer) < 0)
+      if (mtype < 0 || ncz_h5_read_attribute (a, mtype, buffer) < 0)
         goto out;
       values = ncz_attribute_peek_values (attr, &size);
       match = memcmp (values, buffer, n * esize) == 0;

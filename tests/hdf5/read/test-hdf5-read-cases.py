@@ -22,10 +22,12 @@
 #
 # SPDX-License-Identifier: BSD-3-Clause
 
+import json
 import os
 import random
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -660,6 +662,68 @@ def check_damaged_heaps(tap, ncz_dump, work):
                 [] if ok else ['exit %s: %s' % (rc, err.strip()[-400:])])
 
 
+def check_damaged_vlen(tap, ncz_dump, work):
+    """Variable-length values whose descriptor (length, global heap
+    collection, object index: in the attribute's or variable's own data)
+    does not match an object of the collection are refused before
+    libhdf5 follows them (libhdf5 1.10.8 reads outside its table of
+    objects for an index the collection does not have, and allocates
+    what a damaged length says): an error naming the file, locally and
+    through a store. The intact file reads."""
+    good = os.path.join(work, 'vlen-intact.h5')
+    script = (
+        'import h5py, json\n'
+        'with h5py.File(%r, "w") as f:\n'
+        '    f.attrs["title"] = "hello world"\n'
+        '    f.create_dataset("s", data=["alpha", "beta", "gamma"],\n'
+        '                     dtype=h5py.string_dtype())\n'
+        '    print(json.dumps(f["s"].id.get_offset()))\n' % good)
+    rc, out, err = run(['/usr/bin/python3', '-c', script])
+    if rc != 0:
+        tap.add(True, 'damaged variable-length values: h5py is not available', [], 'SKIP')
+        return
+    dset = json.loads(out)
+    data = open(good, 'rb').read()
+    heap = data.find(b'GCOL')
+    # the attribute's descriptor: 11 bytes in the collection, index unknown
+    attr = data.find(struct.pack('<IQ', 11, heap))
+    if heap < 0 or attr < 0 or dset is None:
+        tap.add(False, 'damaged variable-length values: descriptors not found in %s' % good)
+        return
+
+    def variant(name, at, value):
+        path = os.path.join(work, 'vlen-%s.h5' % name)
+        with open(path, 'wb') as f:
+            f.write(data[:at] + value + data[at + len(value):])
+        return path
+
+    # descriptor: length (4 bytes), collection address (8), index (4)
+    cases = [
+        (variant('index-huge', attr + 12, struct.pack('<I', 1381236737)),
+         'names object 1381236737 of the global heap collection at offset %d, '
+         'which has no such object' % heap),
+        (variant('index-missing', attr + 12, struct.pack('<I', 200)),
+         'names object 200 of the global heap collection at offset %d' % heap),
+        (variant('length-huge', attr, struct.pack('<I', 0x7fffffff)),
+         'a variable-length value of 2147483647 elements of 1 bytes names object'),
+        (variant('length-longer', dset + 16, struct.pack('<I', 5)),
+         'a variable-length value of 5 elements of 1 bytes names object'),
+        (variant('no-collection', dset + 32 + 4, struct.pack('<Q', 48)),
+         'names a global heap collection at offset 48, where there is none'),
+    ]
+    rc, out, err = run([ncz_dump, good], timeout=60)
+    ok = rc == 0 and ':title = "hello world" ;' in out and \
+        's = "alpha", "beta", "gamma" ;' in out
+    tap.add(ok, 'variable-length values: the intact file reads',
+            [] if ok else ['exit %s: %s%s' % (rc, out[-400:], err.strip()[-400:])])
+    for path, expect in cases:
+        for url in (path, path + '#mode=bytes'):
+            rc, out, err = run([ncz_dump, url], timeout=60)
+            ok = rc == 1 and expect in err and path in err
+            tap.add(ok, 'damaged variable-length value %s: refused before libhdf5 follows it'
+                    % url, [] if ok else ['exit %s: %s' % (rc, err.strip()[-600:])])
+
+
 def main():
     ncz_dump = os.environ.get('NCZ_DUMP')
     selectors = []
@@ -695,6 +759,7 @@ def main():
                 check_damaged(tap, ncz_dump, files[name], name, ncdump)
         if not selectors or 'heap' in selectors:
             check_damaged_heaps(tap, ncz_dump, work)
+            check_damaged_vlen(tap, ncz_dump, work)
         if 'h5py_userblock' in files:
             path = files['h5py_userblock']
             rc1, local, err1 = run([ncz_dump, path])

@@ -298,7 +298,14 @@ init_target (void)
   g_log_set_writer_func (abort_on_critical, NULL, NULL);
   verbose = g_getenv ("NCZ_FUZZ_VERBOSE") != NULL;
   self_test = g_getenv ("NCZ_FUZZ_SELF_TEST") != NULL;
-  tmp_dir = g_dir_make_tmp ("ncz-fuzz-hdf5-XXXXXX", &error);
+  {
+    /* named by the process, so that a sanitizer's report (which names
+     * it) leads to the input the process left there when it crashed
+     * (run-hdf5-target.sh) */
+    g_autofree char *template = g_strdup_printf ("ncz-fuzz-hdf5-%d-XXXXXX", (int) getpid ());
+
+    tmp_dir = g_dir_make_tmp (template, &error);
+  }
   if (tmp_dir == NULL)
     g_error ("fuzz-hdf5: %s", error->message);
   input_path = g_build_filename (tmp_dir, "input.nc", NULL);
@@ -509,10 +516,15 @@ runtime_frame (const char *line)
   static const char * const marks[] = {
     "__interceptor_", "__asan", "__sanitizer", "__ubsan", "__lsan", "libasan", "libubsan",
     "libc.so", "ld-linux", " in malloc", " in calloc", " in realloc", " in free",
-    " in posix_memalign", " in aligned_alloc", "/libz.so", "libsz.so", "libaec.so", NULL
+    " in posix_memalign", " in aligned_alloc", "/libz.so", "libsz.so", "libaec.so",
+    /* the C library's frames where its sources are known ("in
+     * __memcpy_avx512_unaligned_erms string/../sysdeps/x86_64/...") */
+    " string/../sysdeps/", " csu/../", " nptl/", " sysdeps/", NULL
   };
-
-  const char *in, *prgname = g_get_prgname ();
+  /* the programs the reports come from: this one, and the libFuzzer
+   * target whose reports run-hdf5-target.sh sorts (--sort-report) */
+  const char * const programs[] = { g_get_prgname (), "fuzz-hdf5", NULL };
+  const char *in;
 
   for (guint i = 0; marks[i]; i++)
     if (strstr (line, marks[i]) != NULL)
@@ -520,9 +532,9 @@ runtime_frame (const char *line)
   /* an interceptor linked into the program under the C library's own name
    * ("in strdup (/.../fuzz-hdf5-standalone+0x...)") */
   in = strstr (line, " in ");
-  if (in != NULL && prgname != NULL)
+  for (guint i = 0; in != NULL && programs[i] != NULL; i++)
     {
-      g_autofree char *module = g_strconcat ("/", prgname, "+0x", NULL);
+      g_autofree char *module = g_strconcat ("/", programs[i], "+0x", NULL);
       g_autofree char *symbol = g_strndup (in + 4, strcspn (in + 4, " "));
 
       if (strstr (in, module) != NULL && runtime_symbol (symbol))
@@ -1246,6 +1258,40 @@ classify_reports (int n, char **paths)
   return status;
 }
 
+/* --sort-report FILE: sorts one sanitizer report written while libFuzzer
+ * ran (run-hdf5-target.sh) as the crash handler sorts a child's. Prints
+ * what it is; exit status 0 for libhdf5's, 1 for Ncz's, 3 for a file
+ * without an error report: warnings only (allocator_may_return_null=1
+ * warns of each huge allocation it refuses), or a fault of
+ * LeakSanitizer's own runtime (its tracer thread crashing), which is no
+ * report on the program. */
+static int
+sort_report (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, &error))
+    {
+      g_printerr ("fuzz-hdf5: %s\n", error->message);
+      return 1;
+    }
+  if (strstr (text, "ERROR: ") == NULL)
+    {
+      g_print ("%s\n", strstr (text, "LeakSanitizer has encountered a fatal error") != NULL
+                         ? "a fault of LeakSanitizer's runtime"
+                         : "no error (warnings only: a huge allocation refused, ...)");
+      return 3;
+    }
+  if (report_is_libhdf5 (text))
+    {
+      g_print ("libhdf5's\n");
+      return 0;
+    }
+  g_print ("Ncz's\n");
+  return 1;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1265,6 +1311,8 @@ main (int argc, char **argv)
   signal (SIGPIPE, SIG_IGN);      /* a dead child's pipe gives EPIPE */
   if (argc > 1 && g_str_equal (argv[1], "--classify-reports"))
     return classify_reports (argc - 2, argv + 2);
+  if (argc == 3 && g_str_equal (argv[1], "--sort-report"))
+    return sort_report (argv[2]);
   /* the children share one directory, made before any of them */
   init_target ();
   for (int i = 1; i < argc; i++)
@@ -1298,7 +1346,8 @@ main (int argc, char **argv)
     {
       g_printerr ("usage: fuzz-hdf5-standalone [--as-is] [--require-open] [--save=DIR] "
                   "FILE_OR_DIR...\n"
-                  "       fuzz-hdf5-standalone --classify-reports REPORT...\n");
+                  "       fuzz-hdf5-standalone --classify-reports REPORT...\n"
+                  "       fuzz-hdf5-standalone --sort-report REPORT\n");
       return 2;
     }
   g_print ("fuzz-hdf5: %u inputs: %u opened and read, %u refused with an error, "

@@ -296,8 +296,8 @@ ncz_h5_pread_all (int fd, void *buffer, gsize size, guint64 offset)
  * file they read; a conversion function registered for variable-length
  * data checks every descriptor against its collection (read through the
  * file's driver, which checks the collection too), then runs libhdf5's
- * own conversion. Only read-only files are checked: in a file open for
- * writing, libhdf5's cache may hold collections the file does not have
+ * own conversion. A file open for writing is flushed before such a
+ * read: libhdf5's cache may hold collections the file does not have
  * yet. */
 
 /* libhdf5's own conversion of variable-length data, run after the check;
@@ -503,19 +503,27 @@ ncz_h5_install_vlen_check (void)
   H5Eclear2 (H5E_DEFAULT);
 }
 
-/* The file @object is in, when it is a read-only file of Ncz's drivers. */
+/* The file @object is in, when it is a file of Ncz's drivers and a read
+ * of @mem_type converts variable-length values. A file open for writing
+ * is flushed first, so that the collections its values name are in the
+ * file as libhdf5's cache holds them. */
 static NczH5DriverFile *
-checked_file_of (hid_t object)
+checked_file_of (hid_t object, hid_t mem_type)
 {
   NczH5DriverFile *found = NULL;
   void *handle = NULL;
   hid_t file;
 
-  if (library_vlen_conv == NULL || open_files == NULL)
-    return NULL;
+  if (library_vlen_conv == NULL || open_files == NULL ||
+      (H5Tis_variable_str (mem_type) <= 0 && H5Tdetect_class (mem_type, H5T_VLEN) <= 0))
+    {
+      H5Eclear2 (H5E_DEFAULT);
+      return NULL;
+    }
   file = H5Iget_file_id (object);
   if (file >= 0 && H5Fget_vfd_handle (file, H5P_DEFAULT, &handle) >= 0 &&
-      g_hash_table_contains (open_files, handle) && ((NczH5DriverFile *) handle)->read_only)
+      g_hash_table_contains (open_files, handle) &&
+      (((NczH5DriverFile *) handle)->read_only || H5Fflush (file, H5F_SCOPE_LOCAL) >= 0))
     found = handle;
   if (file >= 0)
     H5Fclose (file);
@@ -529,11 +537,11 @@ typedef struct {
 } VlenScope;
 
 static void
-vlen_scope_begin (hid_t object, VlenScope *saved)
+vlen_scope_begin (hid_t object, hid_t mem_type, VlenScope *saved)
 {
   saved->file = vlen_file;
   saved->collections = vlen_collections;
-  vlen_file = checked_file_of (object);
+  vlen_file = checked_file_of (object, mem_type);
   vlen_collections = NULL; /* made by the first collection read */
 }
 
@@ -551,7 +559,7 @@ ncz_h5_read_attribute (hid_t attr, hid_t mem_type, void *buffer)
   VlenScope saved;
   herr_t status;
 
-  vlen_scope_begin (attr, &saved);
+  vlen_scope_begin (attr, mem_type, &saved);
   status = H5Aread (attr, mem_type, buffer);
   vlen_scope_end (&saved);
   return status;
@@ -564,7 +572,7 @@ ncz_h5_read_dataset (hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_spa
   VlenScope saved;
   herr_t status;
 
-  vlen_scope_begin (dset, &saved);
+  vlen_scope_begin (dset, mem_type, &saved);
   status = H5Dread (dset, mem_type, mem_space, file_space, H5P_DEFAULT, buffer);
   vlen_scope_end (&saved);
   return status;

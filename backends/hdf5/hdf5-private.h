@@ -146,10 +146,10 @@ gboolean ncz_h5_driver_check_read (NczH5DriverFile *file, H5FD_mem_t type,
  * or -1 with errno set. */
 gssize ncz_h5_pread_all (int fd, void *buffer, gsize size, guint64 offset);
 /* H5Aread() and H5Dread() (lock held), checking every variable-length
- * value (string, DIMENSION_LIST's list) they read from a read-only file
- * opened by one of Ncz's drivers before libhdf5 follows it: libhdf5 1.10
- * takes the length and the global heap object named by the value's
- * descriptor on trust. A value that does not name an object of its
+ * value (string, DIMENSION_LIST's list) they read from a file opened by
+ * one of Ncz's drivers before libhdf5 follows it (a file open for
+ * writing is flushed first): libhdf5 1.10 takes the length and the
+ * global heap object named by the value's descriptor on trust. A value that does not name an object of its
  * collection, or whose length does not match that object, fails the
  * read with an HDF5 error that says so. Use them for every read of data
  * that may hold variable-length values. */

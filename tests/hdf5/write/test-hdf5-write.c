@@ -873,6 +873,37 @@ test_quantize_and_large_attribute (void)
   H5Fclose (f);
 }
 
+/* A file whose variable-length string names an object its global heap
+ * collection does not have (libhdf5 1.10 reads outside its table of the
+ * collection's objects for it) is refused when opened for writing too:
+ * the file is flushed before the read, and the descriptor checked as in
+ * a read-only file. The file is left as it was. */
+static void
+test_open_damaged_for_writing (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "fuzz", "libhdf5-crashes",
+                                                   "vlen-heap-index-huge-root-attribute.h5",
+                                                   NULL);
+  g_autofree char *path = temp_path ("damaged-vlen.h5");
+  g_autofree char *before = NULL, *after = NULL;
+  gsize n_before = 0, n_after = 0;
+  NczDataset *ds;
+
+  g_assert_true (g_file_get_contents (source, &before, &n_before, &error));
+  g_assert_true (g_file_set_contents (path, before, (gssize) n_before, &error));
+  ds = ncz_dataset_open (path, NCZ_OPEN_WRITE, NULL, &error);
+  g_assert_null (ds);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, "names object 1381236737 of the global heap "
+                                            "collection at offset 2048, which has no such "
+                                            "object"));
+  g_assert_true (g_file_get_contents (path, &after, &n_after, NULL));
+  g_assert_cmpmem (before, n_before, after, n_after);
+  g_unlink (path);
+}
+
 /* A file netcdf-c wrote, opened for writing: what is defined is added
  * beside what it has, attributes changed in place, data written to old
  * and new variables. */
@@ -1131,6 +1162,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/hdf5/write/filters", test_filters);
   g_test_add_func ("/hdf5/write/quantize-and-large-attribute", test_quantize_and_large_attribute);
   g_test_add_func ("/hdf5/write/open-for-writing", test_open_for_writing);
+  g_test_add_func ("/hdf5/write/open-damaged-for-writing", test_open_damaged_for_writing);
   g_test_add_func ("/hdf5/write/open-plain-hdf5", test_open_plain_hdf5);
   g_test_add_func ("/hdf5/write/text-fill-late", test_text_fill_late);
   return g_test_run ();

@@ -520,9 +520,7 @@ def make_files(work, ncgen, selectors, tap):
             continue
         path = os.path.join(work, name + '.h5')
         script = 'import h5py, numpy as np\nPATH = %r\n%s' % (path, body)
-        rc, out, err = run(['/usr/bin/python3', '-c', script])
-        if rc != 0:
-            tap.add(True, '%s: h5py is not available' % name, [], 'SKIP')
+        if run_h5py(tap, script, name) is None:
             continue
         files[name] = path
     return files
@@ -619,6 +617,16 @@ def check_damaged(tap, ncz_dump, path, name, ncdump):
                         for c in in_libhdf5])
 
 
+def run_h5py(tap, script, what):
+    """Runs an h5py @script with Debian's python: its output, or None
+    (with a SKIP for @what) when h5py is not available."""
+    rc, out, err = run(['/usr/bin/python3', '-c', script])
+    if rc != 0:
+        tap.add(True, '%s: h5py is not available' % what, [], 'SKIP')
+        return None
+    return out
+
+
 def check_damaged_heaps(tap, ncz_dump, work):
     """Global heap collections whose objects do not fit in them (libhdf5
     1.10.8 copies past the heap, or loops forever, on these) are refused
@@ -649,9 +657,7 @@ def check_damaged_heaps(tap, ncz_dump, work):
         '    f["contiguous"] = data\n'
         '    f.create_dataset("chunked", data=data, chunks=(2048,))\n'
         '    f.attrs["s"] = "a string in a heap"\n' % lookalike)
-    rc, out, err = run(['/usr/bin/python3', '-c', script])
-    if rc != 0:
-        tap.add(True, 'damaged heaps: h5py is not available', [], 'SKIP')
+    if run_h5py(tap, script, 'damaged heaps') is None:
         return
     for url in (lookalike, lookalike + '#mode=bytes'):
         rc, out, err = run([ncz_dump, url], timeout=60)
@@ -678,9 +684,8 @@ def check_damaged_vlen(tap, ncz_dump, work):
         '    f.create_dataset("s", data=["alpha", "beta", "gamma"],\n'
         '                     dtype=h5py.string_dtype())\n'
         '    print(json.dumps(f["s"].id.get_offset()))\n' % good)
-    rc, out, err = run(['/usr/bin/python3', '-c', script])
-    if rc != 0:
-        tap.add(True, 'damaged variable-length values: h5py is not available', [], 'SKIP')
+    out = run_h5py(tap, script, 'damaged variable-length values')
+    if out is None:
         return
     dset = json.loads(out)
     data = open(good, 'rb').read()

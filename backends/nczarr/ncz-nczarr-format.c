@@ -50,6 +50,9 @@
  *   becomes an empty char attribute (netcdf-c fails the open).
  * - a fill_value equal to netcdf-c's default fill (floats compared at
  *   the six digits netcdf-c prints) is not a user fill value.
+ * - pure Zarr: fill_value is the _FillValue only of arrays with
+ *   _ARRAY_DIMENSIONS (xarray's); for others it only fills unwritten
+ *   chunks (docs/fill-values.md).
  *
  * Writing: char text is stored as raw JSON only when it is a JSON object
  * or an array holding arrays or objects, so that text such as "42" or

@@ -799,6 +799,12 @@ apply_fill (NczarrReader *r, NczVariable *var, const char *akey, const char *dty
   guint8 abuf[16] = { 0 };
   g_autoptr(GError) local = NULL;
   gboolean no_fill = fill_json != NULL && ncz_json_get_kind (fill_json) == NCZ_JSON_NULL;
+  /* Pure Zarr: "fill_value" is the _FillValue only of arrays that carry
+   * xarray's _ARRAY_DIMENSIONS, which xarray alone opens and masks with
+   * it; for any other array it only fills unwritten chunks, as
+   * zarr-python and netcdf-c show it (docs/fill-values.md). */
+  gboolean fill_is_attr = r->pure && zattrs != NULL &&
+                          ncz_json_object_get (zattrs, "_ARRAY_DIMENSIONS") != NULL;
 
   /* "fill_value" must be a value of the dtype (Zarr v2), whatever
    * _FillValue says */
@@ -823,9 +829,9 @@ apply_fill (NczarrReader *r, NczVariable *var, const char *akey, const char *dty
       const NczJson *f = attr_fill;
       g_autoptr(NczAttribute) a = NULL;
 
-      /* pure Zarr: a non-empty fill_value is the _FillValue, as for
-       * numbers (zarr-python and Ncz write |O arrays that way) */
-      if (f == NULL && r->pure && fill_json && !no_fill &&
+      /* pure Zarr: a non-empty fill_value of an xarray array is the
+       * _FillValue, as for numbers */
+      if (f == NULL && fill_is_attr && fill_json && !no_fill &&
           ncz_json_get_string (fill_json, NULL)[0] != '\0')
         f = fill_json;
       if (f && ncz_json_get_kind (f) == NCZ_JSON_STRING)
@@ -866,21 +872,23 @@ apply_fill (NczarrReader *r, NczVariable *var, const char *akey, const char *dty
       g_autoptr(GBytes) b = g_bytes_new (buf, tsize);
       gboolean is_default = is_default_fill (type, b, r->netcdf_written);
 
-      if (r->pure && !(is_default && r->netcdf_written))
+      if (fill_is_attr && !(is_default && r->netcdf_written))
         {
-          /* Pure Zarr: fill_value is the _FillValue, as xarray reads it
-           * (it writes no _FillValue attribute), so that missing values
-           * stay missing. Only netCDF's default fill written by netcdf-c
-           * or Ncz stays implicit. */
+          /* Pure Zarr with _ARRAY_DIMENSIONS: fill_value is the
+           * _FillValue, as xarray reads it (it writes no _FillValue
+           * attribute), so that missing values stay missing. Only
+           * netCDF's default fill written by netcdf-c or Ncz stays
+           * implicit. */
           if (!ncz_variable_set_fill_value (var, b, &local))
             {
               bad_metadata (error, zarray_key, "\"fill_value\": %s", local->message);
               return FALSE;
             }
         }
-      /* NCZarr: a fill_value without a _FillValue attribute fills
-       * unwritten elements but is not an attribute of the variable
-       * (netcdf-c shows none either). */
+      /* NCZarr, and pure Zarr arrays without _ARRAY_DIMENSIONS: a
+       * fill_value without a _FillValue attribute fills unwritten
+       * elements but is not an attribute of the variable (netcdf-c and
+       * zarr-python show none either). */
       else if (!is_default)
         ncz_variable_set_storage_fill_value (var, b);
     }

@@ -150,6 +150,7 @@ test_pure_fill_value_read (void)
   nczt_put_bytes (store, "i/0", i16, sizeof i16);
   nczt_put (store, "f/.zarray", "{\"zarr_format\": 2, \"shape\": [3], \"chunks\": [3], \"dtype\": \"<f4\", "
             "\"fill_value\": \"NaN\", \"order\": \"C\", \"compressor\": null, \"filters\": null}");
+  nczt_put (store, "f/.zattrs", "{\"_ARRAY_DIMENSIONS\": [\"x\"]}");
   nczt_put (store, "n/.zarray", "{\"zarr_format\": 2, \"shape\": [3], \"chunks\": [3], \"dtype\": \"<i4\", "
             "\"fill_value\": null, \"order\": \"C\", \"compressor\": null, \"filters\": null}");
   ds = nczt_open_mem (store, "mode=zarr,file", NCZ_OPEN_READ, &error);
@@ -163,6 +164,70 @@ test_pure_fill_value_read (void)
   g_assert_true (isnan (ncz_attribute_get_double (a, 0)));
   g_assert_null (ncz_variable_get_attribute (nczt_var (ds, "n"), "_FillValue"));
   g_assert_true (ncz_variable_get_no_fill (nczt_var (ds, "n")));
+}
+
+/* Pure Zarr arrays without _ARRAY_DIMENSIONS (what zarr-python writes
+ * by default): "fill_value" fills unwritten chunks but is no _FillValue,
+ * so real zeros stay data; a _FillValue in .zattrs still wins. */
+static void
+test_pure_fill_value_plain (void)
+{
+  g_autoptr(NczMemoryStore) store = ncz_memory_store_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = NULL;
+  NczAttribute *a;
+  float f32[2] = { 0.f, 0.5f };
+  float fout[4];
+  gint32 i32[2] = { 0, 1 };
+  gint32 iout[2];
+  g_auto(GStrv) strs = NULL;
+
+  nczt_put (store, ".zgroup", "{\"zarr_format\": 2}");
+  /* two chunks, the second never written: it reads as fill_value 0 */
+  nczt_put (store, "z/.zarray", "{\"zarr_format\": 2, \"shape\": [4], \"chunks\": [2], \"dtype\": \"<f4\", "
+            "\"fill_value\": 0.0, \"order\": \"C\", \"compressor\": null, \"filters\": null}");
+  nczt_put_bytes (store, "z/0", f32, sizeof f32);
+  /* fill_value 7 fills the unwritten chunk */
+  nczt_put (store, "s/.zarray", "{\"zarr_format\": 2, \"shape\": [4], \"chunks\": [2], \"dtype\": \"<f4\", "
+            "\"fill_value\": 7.0, \"order\": \"C\", \"compressor\": null, \"filters\": null}");
+  nczt_put_bytes (store, "s/0", f32, sizeof f32);
+  /* an attribute _FillValue wins */
+  nczt_put (store, "w/.zarray", "{\"zarr_format\": 2, \"shape\": [2], \"chunks\": [2], \"dtype\": \"<i4\", "
+            "\"fill_value\": 0, \"order\": \"C\", \"compressor\": null, \"filters\": null}");
+  nczt_put (store, "w/.zattrs", "{\"_FillValue\": 1}");
+  nczt_put_bytes (store, "w/0", i32, sizeof i32);
+  /* variable-length strings: a non-empty fill_value is no _FillValue either */
+  nczt_put (store, "t/.zarray", "{\"zarr_format\": 2, \"shape\": [2], \"chunks\": [1], \"dtype\": \"|O\", "
+            "\"fill_value\": \"none\", \"order\": \"C\", \"compressor\": null, "
+            "\"filters\": [{\"id\": \"vlen-utf8\"}]}");
+  nczt_put_bytes (store, "t/0", "\x01\x00\x00\x00\x02\x00\x00\x00" "ab", 10);
+  ds = nczt_open_mem (store, "mode=zarr,file", NCZ_OPEN_READ, &error);
+  g_assert_no_error (error);
+
+  g_assert_null (ncz_variable_get_attribute (nczt_var (ds, "z"), "_FillValue"));
+  nczt_read_all (nczt_var (ds, "z"), fout, sizeof fout);
+  g_assert_cmpfloat (fout[0], ==, 0.f);
+  g_assert_cmpfloat (fout[1], ==, 0.5f);
+  g_assert_cmpfloat (fout[2], ==, 0.f);
+  g_assert_cmpfloat (fout[3], ==, 0.f);
+
+  g_assert_null (ncz_variable_get_attribute (nczt_var (ds, "s"), "_FillValue"));
+  nczt_read_all (nczt_var (ds, "s"), fout, sizeof fout);
+  g_assert_cmpfloat (fout[0], ==, 0.f);
+  g_assert_cmpfloat (fout[2], ==, 7.f);
+  g_assert_cmpfloat (fout[3], ==, 7.f);
+
+  a = ncz_variable_get_attribute (nczt_var (ds, "w"), "_FillValue");
+  g_assert_nonnull (a);
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 1);
+  nczt_read_all (nczt_var (ds, "w"), iout, sizeof iout);
+  g_assert_cmpint (iout[0], ==, 0);
+  g_assert_cmpint (iout[1], ==, 1);
+
+  g_assert_null (ncz_variable_get_attribute (nczt_var (ds, "t"), "_FillValue"));
+  strs = nczt_read_strings (nczt_var (ds, "t"));
+  g_assert_cmpstr (strs[0], ==, "ab");
+  g_assert_cmpstr (strs[1], ==, "none");
 }
 
 /* Writing pure Zarr: _FillValue only as fill_value, as xarray does;
@@ -428,6 +493,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nczarr-xarray/unlimited/bad-list", test_unlimited_list_bad);
   g_test_add_func ("/nczarr-xarray/unlimited/no-list", test_unlimited_list_absent);
   g_test_add_func ("/nczarr-xarray/fill/pure-read", test_pure_fill_value_read);
+  g_test_add_func ("/nczarr-xarray/fill/pure-plain", test_pure_fill_value_plain);
   g_test_add_func ("/nczarr-xarray/fill/pure-write", test_pure_fill_value_write);
   g_test_add_func ("/nczarr-xarray/groups/array-dimensions", test_array_dimensions_in_groups);
   g_test_add_func ("/nczarr-xarray/consolidated/write", test_consolidated_write);

@@ -159,14 +159,15 @@ define_variable (Copy *c, NczVariable *in, NczGroup *out_group, GError **error)
         }
     }
   /* a fill value the input stores without a _FillValue attribute (pure
-   * Zarr's fill_value) still decides what unwritten elements read as */
+   * Zarr's fill_value of an array without _ARRAY_DIMENSIONS) still
+   * decides what unwritten elements read as, and stays no _FillValue:
+   * values equal to it are data */
   if (!fill_attribute && ncz_variable_has_user_fill_value (in))
     {
       g_autoptr(GBytes) fill = ncz_variable_get_fill_value (in);
       g_autoptr(GBytes) standard = ncz_data_type_get_default_fill (type);
-      if (!g_bytes_equal (fill, standard) &&
-          !ncz_variable_set_fill_value (out, fill, &local))
-        return fail_in ("variable", fqn, c->out_url, local, error);
+      if (!g_bytes_equal (fill, standard))
+        ncz_variable_set_storage_fill_value (out, fill);
     }
 
   pair.input = in;

@@ -4,6 +4,7 @@
 #
 #   s3_bench.py --builddir=BUILD/bench [--small] [--repeat=N]
 #               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A]
+#               [--cases=data,meta]
 #
 # Cases, each run --repeat times (best kept), in a bucket of its own that
 # is removed at the end:
@@ -23,7 +24,10 @@
 # the targets of the issue: Ncz read >= 1.5 x GDAL and >= 85 % of the
 # best boto3 ceiling, >= 16 requests in flight while reading, an NCZarr
 # open with no LIST and at most one GET per metadata object, a
-# consolidated open of one GET.
+# consolidated open of one GET, and an NCZarr open without .zmetadata in
+# at most 5 x the time of the consolidated open (its metadata objects are
+# read a level of the tree at a time, each level's requests in flight
+# together).
 #
 # Without the S3 store module the Ncz rows are left out (exit status 3);
 # the peers then read a copy of ncz-bench's file dataset uploaded with
@@ -42,8 +46,10 @@ import uuid
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "s3"))
 import s3common as s3  # noqa: E402
+from s3proxy import FaultProxy  # noqa: E402
 
 PY = "/usr/bin/python3"
+LATENCY_TEXT = ["10 ms"]
 THREADS = (1, 4, 16, 32)
 
 
@@ -124,6 +130,12 @@ def main():
     chunks = opt("--chunks", "16,64,64" if small else "32,128,128")
     meta = opt("--meta", "5,5,4" if small else "20,20,10")
     repeat = int(opt("--repeat", "1" if small else "3"))
+    # --cases=data,meta: which cases run (both by default)
+    cases = str(opt("--cases", "data,meta")).split(",")
+    # --latency-ms=N: the meta opens are also timed through a proxy that
+    # delays each request by N ms, as a distant region would (0: not)
+    latency_ms = float(opt("--latency-ms", "10"))
+    LATENCY_TEXT[0] = f"{latency_ms:g} ms"
     ncz_bench = os.path.join(builddir, "ncz-s3-bench")
     file_bench = os.path.join(builddir, "ncz-bench")
 
@@ -149,7 +161,7 @@ def main():
           f"({nbytes / 2**20:.0f} MiB) in {chunks} chunks ({n_chunks} objects), "
           f"best of {repeat}", flush=True)
     try:
-        for codec in ("none", "zstd"):
+        for codec in ("none", "zstd") if "data" in cases else ():
             rows, peers_key = [], None
             for i in range(repeat if have_ncz else 0):
                 key = f"data-{codec}-{i}"
@@ -188,7 +200,7 @@ def main():
                         for _ in range(repeat)]
             delete_prefix(client, bucket, peers_key + "/")
 
-        if have_ncz:
+        if have_ncz and "meta" in cases:
             # NCZarr without .zmetadata (on S3 it is written by default):
             # the cost of reading every metadata object; then consolidated
             for consolidated in ("false", "true"):
@@ -208,6 +220,9 @@ def main():
                         o = run_json(argv + ["--open-only"], env, "ncz-s3-bench meta --open-only")
                         if o is not None:
                             r["open_rgw"] = perf_delta(p0, perf())
+                        if latency_ms > 0:
+                            r["latency"] = open_with_latency(
+                                ncz_bench, bucket, key, meta, consolidated, latency_ms, env)
                     rows.append(r)
                     delete_prefix(client, bucket, key + "/")
                 results["meta"]["consolidated" if consolidated == "true" else "nczarr"] = rows
@@ -218,6 +233,24 @@ def main():
             shutil.rmtree(tmp, ignore_errors=True)
 
     return report(results, nbytes, have_ncz)
+
+
+def open_with_latency(ncz_bench, bucket, key, meta, consolidated, latency_ms, env):
+    """The open alone through a proxy delaying every request: its time,
+    requests and rounds (batches of requests in flight together)."""
+    proxy = FaultProxy("127.0.0.1", s3.port())
+    proxy.start()
+    proxy.set_rule(lambda method, target, n: f"delay:{latency_ms / 1000.0}")
+    try:
+        o = run_json([ncz_bench, "meta", f"--url=http://127.0.0.1:{proxy.port}/{bucket}/{key}",
+                      f"--meta={meta}", f"--consolidated={consolidated}", "--open-only"],
+                     env, "ncz-s3-bench meta --open-only (through the delaying proxy)")
+        if o is None:
+            return None
+        return {"open_s": o["open_s"], "requests": len(proxy.requests()),
+                "rounds": proxy.rounds(), "in_flight": proxy.max_in_flight()}
+    finally:
+        proxy.stop()
 
 
 def rgw_text(d):
@@ -272,6 +305,13 @@ def report(res, nbytes, have_ncz):
                   f"{c['create_requests']} | {o['open_s']:.3f} | {o['open_requests']} | "
                   f"{o['open_in_flight']} | {rgw_text(o.get('open_rgw'))} | "
                   f"{o['metadata_objects']} |")
+        for name, rows in res["meta"].items():
+            lat = [r["latency"] for r in rows if r and r.get("latency")]
+            if lat:
+                b = min(lat, key=lambda x: x["open_s"])
+                print(f"| Ncz {name}, {LATENCY_TEXT[0]} per request (proxy) | | | "
+                      f"{b['open_s']:.3f} | {b['requests']} | {b['in_flight']} | "
+                      f"{b['rounds']} rounds | |")
 
     print()
     if not have_ncz:
@@ -314,6 +354,24 @@ def report(res, nbytes, have_ncz):
             # one of its .zattrs (which NCZarr leaves out of a group without
             # attributes: that GET finds nothing, and the gateway counts it
             # under "other"); no LIST (tests/storage/io asserts none)
+            c = best(res["meta"].get("consolidated") or [], "open_s")
+            lat = [r["latency"] for r in rows if r and r.get("latency")]
+            clat = [r["latency"] for r in res["meta"].get("consolidated") or []
+                    if r and r.get("latency")]
+            if lat and clat:
+                b = min(lat, key=lambda x: x["open_s"])
+                bc = min(clat, key=lambda x: x["open_s"])
+                print(f"  with {LATENCY_TEXT[0]} per request: NCZarr open without .zmetadata "
+                      f"{b['open_s']:.3f} s in {b['rounds']} rounds of requests, consolidated "
+                      f"{bc['open_s']:.3f} s: {b['open_s'] / max(bc['open_s'], 1e-9):.1f} x "
+                      f"(shown, no target)")
+            if c is not None and c["open_s"] > 0:
+                ratio = o["open_s"] / c["open_s"]
+                target(ratio <= 5.0,
+                       f"NCZarr open+list without .zmetadata / consolidated open+list = "
+                       f"{o['open_s']:.3f} s / {c['open_s']:.3f} s = {ratio:.1f} "
+                       f"({o['open_requests']} requests, at most {o['open_in_flight']} in "
+                       f"flight, against {c['open_requests']}; target <= 5)")
             target(o["open_requests"] <= 2 * nodes and g is not None and g["put"] == 0,
                    f"NCZarr open+list without .zmetadata: {o['open_requests']} requests, gateway "
                    f"GET/PUT/other {rgw_text(g)}, for {nodes} groups and variables, "

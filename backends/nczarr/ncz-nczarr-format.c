@@ -386,12 +386,14 @@ nczarr_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
     {
       g_clear_pointer (&r.consolidated, g_hash_table_unref);
       g_clear_pointer (&r.listings, g_hash_table_unref);
+      g_clear_pointer (&r.prefetched, g_hash_table_unref);
       g_free (r.ncproperties);
       g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", location (self));
       return FALSE;
     }
   g_clear_pointer (&r.consolidated, g_hash_table_unref);
   g_clear_pointer (&r.listings, g_hash_table_unref);
+  g_clear_pointer (&r.prefetched, g_hash_table_unref);
   self->layout = r.layout;
   self->ncproperties_found = r.ncproperties != NULL;
   self->ncproperties = r.ncproperties ? r.ncproperties : default_ncproperties ();

@@ -130,6 +130,11 @@ typedef struct {
   /* group key -> GStrv listing made while checking .zmetadata, used
    * once more when the group is loaded (one listing per group) */
   GHashTable *listings;
+  /* metadata objects read ahead a level of the tree at a time
+   * (nczarr_prefetch_tree): key -> GBytes, or the absent marker for a key
+   * that holds no object; keys not in it are read when asked for */
+  GHashTable *prefetched;
+  guint n_prefetch_rounds;  /* batches of requests sent, for tests */
 } NczarrReader;
 
 gboolean nczarr_read_dataset (NczarrReader *reader, GError **error);

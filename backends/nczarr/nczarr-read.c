@@ -34,6 +34,32 @@ bad_metadata (GError **error, const char *key, const char *format, ...)
                "%s: %s", key, msg);
 }
 
+/* ---- objects read ahead (nczarr_prefetch_tree) ---- */
+
+static char absent_marker;
+#define PREFETCH_ABSENT ((gpointer) &absent_marker)
+
+static void
+prefetched_value_free (gpointer value)
+{
+  if (value != PREFETCH_ABSENT)
+    g_bytes_unref (value);
+}
+
+/* Whether @key was read ahead; then *@bytes is its object, or NULL when
+ * the key holds none. */
+static gboolean
+prefetched_lookup (NczarrReader *r, const char *key, GBytes **bytes)
+{
+  gpointer value;
+
+  if (r->prefetched == NULL ||
+      !g_hash_table_lookup_extended (r->prefetched, key, NULL, &value))
+    return FALSE;
+  *bytes = value == PREFETCH_ABSENT ? NULL : g_bytes_ref (value);
+  return TRUE;
+}
+
 /* Reads and parses a JSON object. Returns NULL without setting @error
  * when the object does not exist. */
 static NczJson *
@@ -56,13 +82,21 @@ read_json (NczarrReader *r, const char *key, GError **error)
       NczJson *c = g_hash_table_lookup (r->consolidated, key);
       return c ? ncz_json_ref (c) : NULL;
     }
-  bytes = ncz_store_read (r->store, key, r->cancellable, &local);
-  if (bytes == NULL)
+  if (prefetched_lookup (r, key, &bytes))
     {
-      if (g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+      if (bytes == NULL)
         return NULL;
-      g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", key);
-      return NULL;
+    }
+  else
+    {
+      bytes = ncz_store_read (r->store, key, r->cancellable, &local);
+      if (bytes == NULL)
+        {
+          if (g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+            return NULL;
+          g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", key);
+          return NULL;
+        }
     }
   data = g_bytes_get_data (bytes, &size);
   node = ncz_json_parse (data ? data : "", size, &local);
@@ -84,8 +118,14 @@ static gboolean
 key_exists (NczarrReader *r, const char *key, gboolean *exists, GError **error)
 {
   g_autoptr(GError) local = NULL;
+  g_autoptr(GBytes) bytes = NULL;
   guint64 len;
 
+  if (prefetched_lookup (r, key, &bytes))
+    {
+      *exists = bytes != NULL;
+      return TRUE;
+    }
   if (r->consolidated != NULL && g_str_has_prefix (g_strrstr (key, "/") ? g_strrstr (key, "/") + 1 : key, ".z"))
     {
       *exists = g_hash_table_contains (r->consolidated, key);
@@ -1493,6 +1533,315 @@ read_group (NczarrReader *r, NczGroup *group, const char *gkey,
   return TRUE;
 }
 
+/* ---- reading the tree ahead ----
+ *
+ * Without consolidated metadata, every group and array has its own
+ * objects. Read one by one, an open costs a round trip per object (800
+ * for 400 arrays, each a GET on S3). Instead the tree is read ahead a
+ * level at a time: the metadata objects of every child of every group of
+ * one level go out in one batch (ncz_store_read_many(), requests in
+ * flight together), and the groups without a list of their children are
+ * listed together. The number of batches is then bounded by the depth of
+ * the tree, not its size. Reading ahead fills r->prefetched, and
+ * read_group() and read_variable() then read from it and check what they
+ * read as before. A read or listing that fails fails the open. */
+
+typedef struct
+{
+  char *gkey;
+  NczJson *zgroup;
+  NczJson *zattrs;
+  char **listing;           /* the group's listing, when it needs one */
+} AheadGroup;
+
+static void
+ahead_group_free (gpointer data)
+{
+  AheadGroup *g = data;
+
+  g_free (g->gkey);
+  g_clear_pointer (&g->zgroup, ncz_json_unref);
+  g_clear_pointer (&g->zattrs, ncz_json_unref);
+  g_strfreev (g->listing);
+  g_free (g);
+}
+
+static AheadGroup *
+ahead_group_new (const char *gkey, const NczJson *zgroup, const NczJson *zattrs)
+{
+  AheadGroup *g = g_new0 (AheadGroup, 1);
+
+  g->gkey = g_strdup (gkey);
+  g->zgroup = zgroup ? ncz_json_ref ((NczJson *) zgroup) : NULL;
+  g->zattrs = zattrs ? ncz_json_ref ((NczJson *) zattrs) : NULL;
+  return g;
+}
+
+/* Reads the objects of @keys not read yet, in one batch. */
+static gboolean
+prefetch_keys (NczarrReader *r, GPtrArray *keys, GError **error)
+{
+  g_autoptr(GPtrArray) todo = g_ptr_array_new ();
+  g_autoptr(GPtrArray) got = NULL;
+  g_autoptr(GError) local = NULL;
+
+  if (r->prefetched == NULL)
+    r->prefetched = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                           prefetched_value_free);
+  for (guint i = 0; i < keys->len; i++)
+    {
+      const char *key = g_ptr_array_index (keys, i);
+      if (!g_hash_table_contains (r->prefetched, key))
+        {
+          g_hash_table_insert (r->prefetched, g_strdup (key), PREFETCH_ABSENT);
+          g_ptr_array_add (todo, (gpointer) key);
+        }
+    }
+  if (todo->len == 0)
+    return TRUE;
+  g_ptr_array_add (todo, NULL);
+  got = ncz_store_read_many (r->store, (const char * const *) todo->pdata, r->cancellable,
+                             &local);
+  r->n_prefetch_rounds++;
+  for (guint i = 0; i + 1 < todo->len; i++)
+    {
+      const char *key = g_ptr_array_index (todo, i);
+      GBytes *b = got ? g_ptr_array_index (got, i) : NULL;
+
+      if (got == NULL)
+        g_hash_table_remove (r->prefetched, key);
+      else
+        g_hash_table_insert (r->prefetched, g_strdup (key),
+                             b ? g_bytes_ref (b) : PREFETCH_ABSENT);
+    }
+  if (got == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+typedef struct
+{
+  GMutex lock;
+  GCond done;
+  guint pending;
+  NczarrReader *reader;
+  GError *error;            /* the first listing that failed */
+} AheadListing;
+
+static void
+ahead_list_one (gpointer data, gpointer user_data)
+{
+  AheadGroup *g = data;
+  AheadListing *l = user_data;
+  g_autoptr(GError) local = NULL;
+  char **names = ncz_store_list (l->reader->store, g->gkey, l->reader->cancellable, &local);
+
+  if (names == NULL && local != NULL &&
+      g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+    g_clear_error (&local);
+  g_mutex_lock (&l->lock);
+  g->listing = names ? names : g_new0 (char *, 1);
+  if (local != NULL && l->error == NULL)
+    {
+      g_prefix_error (&local, "listing \"%s\": ", *g->gkey ? g->gkey : "/");
+      l->error = g_steal_pointer (&local);
+    }
+  if (--l->pending == 0)
+    g_cond_signal (&l->done);
+  g_mutex_unlock (&l->lock);
+}
+
+/* Lists the groups of @todo (AheadGroup) together, a thread each (at
+ * most 32). */
+static gboolean
+ahead_list (NczarrReader *r, GPtrArray *todo, GError **error)
+{
+  AheadListing l = { .reader = r, .pending = todo->len };
+  GThreadPool *pool = NULL;
+
+  if (todo->len == 0)
+    return TRUE;
+  r->n_prefetch_rounds++;
+  g_mutex_init (&l.lock);
+  g_cond_init (&l.done);
+  if (todo->len > 1)
+    pool = g_thread_pool_new (ahead_list_one, &l, (gint) MIN (todo->len, 32u), FALSE, NULL);
+  if (pool == NULL)
+    for (guint i = 0; i < todo->len; i++)
+      ahead_list_one (g_ptr_array_index (todo, i), &l);
+  else
+    {
+      for (guint i = 0; i < todo->len; i++)
+        g_thread_pool_push (pool, g_ptr_array_index (todo, i), NULL);
+      g_mutex_lock (&l.lock);
+      while (l.pending > 0)
+        g_cond_wait (&l.done, &l.lock);
+      g_mutex_unlock (&l.lock);
+      g_thread_pool_free (pool, FALSE, TRUE);
+    }
+  g_mutex_clear (&l.lock);
+  g_cond_clear (&l.done);
+  if (l.error != NULL)
+    {
+      g_propagate_error (error, l.error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The names of the arrays and groups NCZarr metadata list for @g, or
+ * FALSE when it lists none (the group is then listed). */
+static gboolean
+ahead_listed_children (NczarrReader *r, AheadGroup *g, GPtrArray *vars, GPtrArray *groups)
+{
+  const NczJson *info;
+  gboolean has_vars = FALSE, has_groups = FALSE;
+
+  if (r->pure)
+    return FALSE;
+  info = nczarr_member (g->zgroup, "_nczarr_group");
+  if (info == NULL)
+    info = nczarr_member (g->zattrs, "_nczarr_group");
+  if (info == NULL || ncz_json_get_kind (info) != NCZ_JSON_OBJECT)
+    return FALSE;
+  if (!name_list (info, "", "arrays", "vars", vars, &has_vars, NULL) ||
+      !name_list (info, "", "groups", NULL, groups, &has_groups, NULL))
+    {
+      g_ptr_array_set_size (vars, 0);
+      g_ptr_array_set_size (groups, 0);
+      return FALSE;
+    }
+  return has_vars || has_groups;
+}
+
+static NczJson *
+ahead_json (NczarrReader *r, const char *key)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  gsize size = 0;
+  const char *data;
+  NczJson *node;
+
+  if (!prefetched_lookup (r, key, &bytes) || bytes == NULL)
+    return NULL;
+  data = g_bytes_get_data (bytes, &size);
+  node = ncz_json_parse (data ? data : "", size, NULL);
+  if (node != NULL && ncz_json_get_kind (node) != NCZ_JSON_OBJECT)
+    g_clear_pointer (&node, ncz_json_unref);
+  return node;
+}
+
+static void
+ahead_add_keys (GPtrArray *keys, const char *gkey, const char *name, gboolean array,
+                gboolean group)
+{
+  g_autofree char *ckey = nczarr_key_join (gkey, name);
+
+  if (array)
+    g_ptr_array_add (keys, nczarr_key_join (ckey, ".zarray"));
+  if (group)
+    g_ptr_array_add (keys, nczarr_key_join (ckey, ".zgroup"));
+  g_ptr_array_add (keys, nczarr_key_join (ckey, ".zattrs"));
+}
+
+/* Reads the metadata of the tree below the root ahead, a level at a
+ * time (see above). */
+static gboolean
+nczarr_prefetch_tree (NczarrReader *r, const NczJson *zgroup, const NczJson *zattrs,
+                      GError **error)
+{
+  g_autoptr(GPtrArray) level = g_ptr_array_new_with_free_func (ahead_group_free);
+
+  /* consolidated metadata already hold the tree; NCZarr V1 keeps its
+   * own objects, read as they are met */
+  if (r->consolidated != NULL || r->layout == NCZARR_LAYOUT_V1)
+    return TRUE;
+  g_ptr_array_add (level, ahead_group_new ("", zgroup, zattrs));
+
+  while (level->len > 0 && !g_cancellable_is_cancelled (r->cancellable))
+    {
+      g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) to_list = g_ptr_array_new ();
+      g_autoptr(GPtrArray) next = g_ptr_array_new_with_free_func (ahead_group_free);
+      g_autoptr(GPtrArray) child_keys = g_ptr_array_new_with_free_func (g_free);
+
+      /* the groups whose metadata name no children are listed together */
+      for (guint i = 0; i < level->len; i++)
+        {
+          AheadGroup *g = g_ptr_array_index (level, i);
+          g_autoptr(GPtrArray) vars = g_ptr_array_new_with_free_func (g_free);
+          g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func (g_free);
+
+          if (!ahead_listed_children (r, g, vars, groups))
+            g_ptr_array_add (to_list, g);
+        }
+      if (!ahead_list (r, to_list, error))
+        return FALSE;
+
+      for (guint i = 0; i < level->len; i++)
+        {
+          AheadGroup *g = g_ptr_array_index (level, i);
+          g_autoptr(GPtrArray) vars = g_ptr_array_new_with_free_func (g_free);
+          g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func (g_free);
+
+          if (g->listing != NULL)
+            {
+              /* listed: any child may be an array or a group */
+              if (r->listings == NULL)
+                r->listings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                     (GDestroyNotify) g_strfreev);
+              for (guint k = 0; g->listing[k]; k++)
+                {
+                  const char *name = g->listing[k];
+                  if (name[0] == '.' || !name_is_valid_segment (name))
+                    continue;
+                  ahead_add_keys (keys, g->gkey, name, TRUE, TRUE);
+                  g_ptr_array_add (child_keys, nczarr_key_join (g->gkey, name));
+                }
+              /* list_children() takes this listing instead of listing again */
+              if (!g_hash_table_contains (r->listings, g->gkey))
+                g_hash_table_insert (r->listings, g_strdup (g->gkey),
+                                     g_steal_pointer (&g->listing));
+              continue;
+            }
+          ahead_listed_children (r, g, vars, groups);
+          for (guint k = 0; k < vars->len; k++)
+            ahead_add_keys (keys, g->gkey, g_ptr_array_index (vars, k), TRUE, FALSE);
+          for (guint k = 0; k < groups->len; k++)
+            {
+              ahead_add_keys (keys, g->gkey, g_ptr_array_index (groups, k), FALSE, TRUE);
+              g_ptr_array_add (child_keys, nczarr_key_join (g->gkey, g_ptr_array_index (groups, k)));
+            }
+        }
+      if (!prefetch_keys (r, keys, error))
+        return FALSE;
+
+      /* the next level: the children that turned out to be groups */
+      for (guint i = 0; i < child_keys->len; i++)
+        {
+          const char *ckey = g_ptr_array_index (child_keys, i);
+          g_autofree char *gk = nczarr_key_join (ckey, ".zgroup");
+          g_autofree char *ak = nczarr_key_join (ckey, ".zattrs");
+          g_autofree char *xk = nczarr_key_join (ckey, ".zarray");
+          g_autoptr(NczJson) cg = ahead_json (r, gk);
+          g_autoptr(NczJson) ca = ahead_json (r, ak);
+          g_autoptr(GBytes) array = NULL;
+
+          if (cg == NULL)
+            continue;
+          if (prefetched_lookup (r, xk, &array) && array != NULL)
+            continue;
+          g_ptr_array_add (next, ahead_group_new (ckey, cg, ca));
+        }
+      g_ptr_array_set_size (level, 0);
+      g_ptr_array_extend_and_steal (level, g_steal_pointer (&next));
+    }
+  return !g_cancellable_set_error_if_cancelled (r->cancellable, error);
+}
+
 /* True if the store holds any Zarr object directly below the root. */
 static gboolean
 has_zarr_children (NczarrReader *r, gboolean *found, GError **error)
@@ -1798,6 +2147,15 @@ nczarr_read_dataset (NczarrReader *r, GError **error)
 
   if (!load_consolidated (r, error))
     return FALSE;
+  /* without consolidated metadata, the root's two objects in one round */
+  if (r->consolidated == NULL)
+    {
+      g_autoptr(GPtrArray) root = g_ptr_array_new ();
+      g_ptr_array_add (root, (gpointer) ".zgroup");
+      g_ptr_array_add (root, (gpointer) ".zattrs");
+      if (!prefetch_keys (r, root, error))
+        return FALSE;
+    }
   zgroup = read_json (r, ".zgroup", error);
   if (zgroup == NULL && error && *error)
     return FALSE;
@@ -1869,5 +2227,7 @@ nczarr_read_dataset (NczarrReader *r, GError **error)
     }
   r->netcdf_written = r->ncproperties != NULL || r->layout != NCZARR_LAYOUT_PURE;
 
+  if (!nczarr_prefetch_tree (r, zgroup, zattrs, error))
+    return FALSE;
   return read_group (r, ncz_dataset_get_root_group (r->dataset), "", zgroup, zattrs, error);
 }

@@ -16,6 +16,12 @@
 # returns "pass", "drop", "hang", "delay:SECONDS", "503", "500" or
 # "truncate".
 #
+# The proxy also counts rounds of requests: a round starts when a request
+# arrives while no other is in flight (proxy.rounds(), with the most in
+# flight at once, proxy.max_in_flight()). With a delay on every request, a
+# client that sends its requests one after another makes a round of each,
+# and one that sends a batch together makes one round of the batch.
+#
 # SPDX-License-Identifier: BSD-3-Clause
 
 import socket
@@ -117,6 +123,9 @@ class FaultProxy:
         self.release = threading.Event()   # ends every "hang"
         self.threads = []
         self.conns = set()
+        self.in_flight = 0
+        self.n_rounds = 0
+        self.most_in_flight = 0
 
     # -- control ---------------------------------------------------------
     def start(self):
@@ -159,6 +168,27 @@ class FaultProxy:
     def clear_log(self):
         with self.lock:
             self.log = []
+            self.n_rounds = 0
+            self.most_in_flight = 0
+
+    def rounds(self):
+        with self.lock:
+            return self.n_rounds
+
+    def max_in_flight(self):
+        with self.lock:
+            return self.most_in_flight
+
+    def _begin(self):
+        with self.lock:
+            if self.in_flight == 0:
+                self.n_rounds += 1
+            self.in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
+
+    def _end(self):
+        with self.lock:
+            self.in_flight -= 1
 
     def requests(self):
         with self.lock:
@@ -193,7 +223,7 @@ class FaultProxy:
     def _serve(self, client):
         with self.lock:
             self.conns.add(client)
-        upstream = None
+        state = {"upstream": None, "reader": None}
         try:
             creader = _Reader(client)
             while True:
@@ -206,46 +236,12 @@ class FaultProxy:
                     head = b"\r\n".join(line for line in head.split(b"\r\n")
                                          if not line.lower().startswith(b"expect:"))
                 body = _body(creader, h)
-                action = self._decide(method, target)
-                if action == "drop":
-                    self._record(method, target, "drop")
-                    _reset(client)
-                    return
-                if action == "hang":
-                    self._record(method, target, "hang")
-                    self.release.wait()
-                    _reset(client)
-                    return
-                if action in ("503", "500"):
-                    code = "SlowDown" if action == "503" else "InternalError"
-                    text = "Slow Down" if action == "503" else "Internal Server Error"
-                    xml = (f'<?xml version="1.0" encoding="UTF-8"?><Error><Code>{code}</Code>'
-                           f"<Message>injected</Message></Error>").encode()
-                    reply = (f"HTTP/1.1 {action} {text}\r\nContent-Type: application/xml\r\n"
-                             f"Content-Length: {len(xml)}\r\n\r\n").encode()
-                    self._record(method, target, action)
-                    client.sendall(reply + (xml if method != "HEAD" else b""))
-                    continue
-                if action.startswith("delay:"):
-                    time.sleep(float(action.split(":", 1)[1]))
-                if upstream is None:
-                    upstream = socket.create_connection(self.upstream)
-                    ureader = _Reader(upstream)
-                upstream.sendall(head + body)
-                rhead = ureader.head()
-                status_line, rh = _headers(rhead)
-                status = int(status_line.split(" ")[1])
-                no_body = method == "HEAD" or status in (204, 304) or 100 <= status < 200
-                rbody = _body(ureader, rh, no_body)
-                self._record(method, target, status if action == "pass" or action.startswith("delay")
-                             else action)
-                if action == "truncate" and len(rbody) > 1:
-                    client.sendall(rhead + rbody[: len(rbody) // 2])
-                    _reset(client)
-                    return
-                client.sendall(rhead + rbody)
-                if rh.get("connection", "").lower() == "close":
-                    return
+                self._begin()
+                try:
+                    if not self._forward(client, method, target, head, body, h, state):
+                        return
+                finally:
+                    self._end()
         except (ConnectionClosed, OSError, ValueError, IndexError):
             pass
         finally:
@@ -255,5 +251,47 @@ class FaultProxy:
                 client.close()
             except OSError:
                 pass
-            if upstream is not None:
-                upstream.close()
+            if state["upstream"] is not None:
+                state["upstream"].close()
+
+    def _forward(self, client, method, target, head, body, h, state):
+        """Answers one request; False when the connection is done."""
+        action = self._decide(method, target)
+        if action == "drop":
+            self._record(method, target, "drop")
+            _reset(client)
+            return False
+        if action == "hang":
+            self._record(method, target, "hang")
+            self.release.wait()
+            _reset(client)
+            return False
+        if action in ("503", "500"):
+            code = "SlowDown" if action == "503" else "InternalError"
+            text = "Slow Down" if action == "503" else "Internal Server Error"
+            xml = (f'<?xml version="1.0" encoding="UTF-8"?><Error><Code>{code}</Code>'
+                   f"<Message>injected</Message></Error>").encode()
+            reply = (f"HTTP/1.1 {action} {text}\r\nContent-Type: application/xml\r\n"
+                     f"Content-Length: {len(xml)}\r\n\r\n").encode()
+            self._record(method, target, action)
+            client.sendall(reply + (xml if method != "HEAD" else b""))
+            return True
+        if action.startswith("delay:"):
+            time.sleep(float(action.split(":", 1)[1]))
+        if state["upstream"] is None:
+            state["upstream"] = socket.create_connection(self.upstream)
+            state["reader"] = _Reader(state["upstream"])
+        state["upstream"].sendall(head + body)
+        rhead = state["reader"].head()
+        status_line, rh = _headers(rhead)
+        status = int(status_line.split(" ")[1])
+        no_body = method == "HEAD" or status in (204, 304) or 100 <= status < 200
+        rbody = _body(state["reader"], rh, no_body)
+        self._record(method, target, status if action == "pass" or action.startswith("delay")
+                     else action)
+        if action == "truncate" and len(rbody) > 1:
+            client.sendall(rhead + rbody[: len(rbody) // 2])
+            _reset(client)
+            return False
+        client.sendall(rhead + rbody)
+        return rh.get("connection", "").lower() != "close"

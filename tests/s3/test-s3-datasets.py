@@ -231,11 +231,80 @@ def open_costs(bucket):
         proxy.stop()
 
 
+def tree_cdl(n_groups, n_vars, n_sub):
+    """CDL of a tree three levels deep: the root, n_groups groups with
+    n_vars variables and n_sub subgroups each, every subgroup with n_vars
+    variables."""
+    def variables(indent, prefix):
+        out = [indent + "variables:"]
+        for v in range(n_vars):
+            out.append(f"{indent}  int {prefix}{v}(n) ;")
+            out.append(f"{indent}    {prefix}{v}:units = \"m\" ;")
+        return out
+    cdl = ["netcdf tree {", "dimensions:", "  n = 2 ;"] + variables("", "v")
+    for g in range(n_groups):
+        cdl.append(f"group: g{g} {{")
+        cdl += variables("  ", "w")
+        for k in range(n_sub):
+            cdl.append(f"  group: s{k} {{")
+            cdl += variables("    ", "x")
+            cdl.append("  }")
+        cdl.append("}")
+    cdl.append("}")
+    return "\n".join(cdl) + "\n"
+
+
+def open_rounds(bucket):
+    """Round trips of an open without .zmetadata, through a proxy that
+    delays every request: a small and a large tree of the same depth
+    take the same number of rounds (batches of requests in flight
+    together), for NCZarr (children named by its metadata) and for plain
+    Zarr (children found by listing)."""
+    proxy = FaultProxy("127.0.0.1", s3.port())
+    proxy.start()
+    proxy.set_rule(lambda method, target, n: "delay:0.05")
+    via = f"http://127.0.0.1:{proxy.port}"
+    try:
+        for mode in ("nczarr", "zarr"):
+            seen = {}
+            for size, shape in (("small", (1, 1, 1)), ("large", (6, 5, 2))):
+                key = f"rounds-{mode}-{size}"
+                cdl_path = os.path.join(TMP, key + ".cdl")
+                with open(cdl_path, "w") as f:
+                    f.write(tree_cdl(*shape))
+                r = run([NCZ_GEN, "-o", s3.s3_url(bucket, key, mode) + "&consolidated=false",
+                         cdl_path])
+                if not T.ok(r.returncode == 0, f"{mode} {size} tree written without .zmetadata",
+                            r.stderr):
+                    continue
+                url = f"{via}/{bucket}/{key}#mode={mode},s3"
+                proxy.clear_log()
+                out, err = dump(url, "-h")
+                n, rounds, most = len(proxy.requests()), proxy.rounds(), proxy.max_in_flight()
+                T.ok(out is not None, f"{mode} {size} tree opens through the delaying proxy", err)
+                T.note(f"{mode} {size} tree: {n} requests in {rounds} rounds, "
+                       f"at most {most} in flight")
+                seen[size] = (n, rounds)
+            if len(seen) == 2:
+                (n_small, r_small), (n_large, r_large) = seen["small"], seen["large"]
+                T.ok(n_large > 4 * n_small and r_large == r_small,
+                     f"{mode}: the rounds of an open follow the depth of the tree, not its "
+                     f"size ({r_small} rounds for {n_small} requests, {r_large} for {n_large})",
+                     seen)
+                # the root's objects, then one round per level below it (and,
+                # for plain Zarr, one of listings per level)
+                T.ok(r_large <= (5 if mode == "nczarr" else 8),
+                     f"{mode}: {r_large} rounds for a tree three levels deep", seen)
+    finally:
+        proxy.stop()
+
+
 def main():
     client = s3.boto3_client()
     bucket = s3.unique_bucket("datasets")
     write_all_cases(bucket)
     open_costs(bucket)
+    open_rounds(bucket)
     corpus_cases(bucket)
     s3.remove_bucket(client, bucket)
 

@@ -381,6 +381,7 @@ nczarr_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
   if (!consolidated_option (self, TRUE, &r.use_consolidated, error))
     return FALSE;
   r.trust_consolidated = ncz_store_is_remote (self->store);
+  r.read_ahead = ncz_store_is_remote (self->store);
 
   if (!nczarr_read_dataset (&r, &local))
     {

@@ -134,6 +134,7 @@ typedef struct {
    * (nczarr_prefetch_tree): key -> GBytes, or the absent marker for a key
    * that holds no object; keys not in it are read when asked for */
   GHashTable *prefetched;
+  gboolean read_ahead;      /* read the tree ahead (remote stores) */
   guint n_prefetch_rounds;  /* batches of requests sent, for tests */
 } NczarrReader;
 

@@ -1544,7 +1544,9 @@ read_group (NczarrReader *r, NczGroup *group, const char *gkey,
  * listed together. The number of batches is then bounded by the depth of
  * the tree, not its size. Reading ahead fills r->prefetched, and
  * read_group() and read_variable() then read from it and check what they
- * read as before. A read or listing that fails fails the open. */
+ * read as before. A read or listing that fails fails the open. Only
+ * remote stores read ahead: a local file system answers each read at
+ * once, and threads would only add to it. */
 
 typedef struct
 {
@@ -1757,7 +1759,7 @@ nczarr_prefetch_tree (NczarrReader *r, const NczJson *zgroup, const NczJson *zat
 
   /* consolidated metadata already hold the tree; NCZarr V1 keeps its
    * own objects, read as they are met */
-  if (r->consolidated != NULL || r->layout == NCZARR_LAYOUT_V1)
+  if (r->consolidated != NULL || r->layout == NCZARR_LAYOUT_V1 || !r->read_ahead)
     return TRUE;
   g_ptr_array_add (level, ahead_group_new ("", zgroup, zattrs));
 
@@ -2148,7 +2150,7 @@ nczarr_read_dataset (NczarrReader *r, GError **error)
   if (!load_consolidated (r, error))
     return FALSE;
   /* without consolidated metadata, the root's two objects in one round */
-  if (r->consolidated == NULL)
+  if (r->consolidated == NULL && r->read_ahead)
     {
       g_autoptr(GPtrArray) root = g_ptr_array_new ();
       g_ptr_array_add (root, (gpointer) ".zgroup");

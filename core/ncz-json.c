@@ -581,18 +581,21 @@ parse_string (Parser *p)
                 parser_fail (p, "bad \\u escape");
                 goto fail;
               }
+            /* A character beyond U+FFFF is a UTF-16 surrogate pair,
+             * "\ud83d\ude00". A surrogate that is not part of a pair
+             * (Python's json.dumps writes those it is given) has no
+             * UTF-8 form: it reads as U+FFFD, and an escape after a lone
+             * high surrogate is read on its own. */
             if (u >= 0xD800 && u < 0xDC00)
               {
+                Parser next = *p;
                 gunichar lo;
+                next.pos += 2;
                 if (p->len - p->pos >= 6 && p->text[p->pos] == '\\' &&
-                    p->text[p->pos + 1] == 'u')
+                    p->text[p->pos + 1] == 'u' && parse_hex4 (&next, &lo) &&
+                    lo >= 0xDC00 && lo <= 0xDFFF)
                   {
-                    p->pos += 2;
-                    if (!parse_hex4 (p, &lo) || lo < 0xDC00 || lo > 0xDFFF)
-                      {
-                        parser_fail (p, "bad surrogate pair");
-                        goto fail;
-                      }
+                    p->pos = next.pos;
                     u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
                   }
                 else
@@ -850,9 +853,37 @@ ncz_json_parse (const char *text, gssize length, GError **error)
 
 /* ---- writer ---- */
 
+typedef enum { STYLE_NETCDF, STYLE_PRETTY, STYLE_COMPACT } Style;
+
+typedef struct {
+  GString *out;
+  Style style;
+  /* every character outside ASCII as a \u escape */
+  gboolean ascii;
+} Writer;
+
 static void
-write_string (GString *out, const char *s, gsize len)
+write_escape (GString *out, gunichar u)
 {
+  if (u >= 0x10000)
+    {
+      u -= 0x10000;
+      g_string_append_printf (out, "\\u%04x\\u%04x", 0xD800 + (u >> 10), 0xDC00 + (u & 0x3FF));
+    }
+  else
+    g_string_append_printf (out, "\\u%04x", u);
+}
+
+/* In ASCII mode, a character outside ASCII is written as \uXXXX, one
+ * beyond U+FFFF as its UTF-16 surrogate pair (Python's json.dumps does
+ * the same). Text that is not UTF-8 (char attributes hold bytes) has no
+ * code points: each byte that starts no valid sequence is taken as the
+ * Latin-1 character of that value. */
+static void
+write_string (Writer *w, const char *s, gsize len)
+{
+  GString *out = w->out;
+
   g_string_append_c (out, '"');
   for (gsize i = 0; i < len; i++)
     {
@@ -868,15 +899,24 @@ write_string (GString *out, const char *s, gsize len)
         case '\f': g_string_append (out, "\\f"); break;
         default:
           if (c < 0x20 || c == 0x7f)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
+            write_escape (out, c);
+          else if (c < 0x80 || !w->ascii)
             g_string_append_c (out, c);
+          else
+            {
+              gunichar u = g_utf8_get_char_validated (s + i, (gssize) (len - i));
+              if (u == (gunichar) -1 || u == (gunichar) -2)
+                write_escape (out, c);
+              else
+                {
+                  write_escape (out, u);
+                  i += g_utf8_skip[c] - 1;
+                }
+            }
         }
     }
   g_string_append_c (out, '"');
 }
-
-typedef enum { STYLE_NETCDF, STYLE_PRETTY, STYLE_COMPACT } Style;
 
 static void
 indent (GString *out, int level)
@@ -886,8 +926,11 @@ indent (GString *out, int level)
 }
 
 static void
-write_value (GString *out, const NczJson *n, Style style, int level)
+write_value (Writer *w, const NczJson *n, int level)
 {
+  GString *out = w->out;
+  Style style = w->style;
+
   switch (n->kind)
     {
     case NCZ_JSON_NULL: g_string_append (out, "null"); break;
@@ -898,12 +941,12 @@ write_value (GString *out, const NczJson *n, Style style, int level)
           /* bare NaN/Infinity read from a 4.9.0 file is written quoted */
           const char *s = isnan (n->u.number.value) ? "NaN"
                         : n->u.number.value > 0 ? "Infinity" : "-Infinity";
-          write_string (out, s, strlen (s));
+          write_string (w, s, strlen (s));
         }
       else
         g_string_append (out, n->u.number.text);
       break;
-    case NCZ_JSON_STRING: write_string (out, n->u.string.data, n->u.string.length); break;
+    case NCZ_JSON_STRING: write_string (w, n->u.string.data, n->u.string.length); break;
     case NCZ_JSON_ARRAY:
       if (n->u.array->len == 0)
         {
@@ -920,7 +963,7 @@ write_value (GString *out, const NczJson *n, Style style, int level)
               g_string_append_c (out, '\n');
               indent (out, level + 1);
             }
-          write_value (out, g_ptr_array_index (n->u.array, i), style, level + 1);
+          write_value (w, g_ptr_array_index (n->u.array, i), level + 1);
         }
       if (style == STYLE_PRETTY)
         {
@@ -946,9 +989,9 @@ write_value (GString *out, const NczJson *n, Style style, int level)
               g_string_append_c (out, '\n');
               indent (out, level + 1);
             }
-          write_string (out, k, strlen (k));
+          write_string (w, k, strlen (k));
           g_string_append (out, style == STYLE_COMPACT ? ":" : ": ");
-          write_value (out, g_ptr_array_index (n->u.object.values, i), style, level + 1);
+          write_value (w, g_ptr_array_index (n->u.object.values, i), level + 1);
         }
       if (style == STYLE_PRETTY)
         {
@@ -960,22 +1003,33 @@ write_value (GString *out, const NczJson *n, Style style, int level)
     }
 }
 
+static char *
+write_text (const NczJson *node, Style style, gboolean ascii)
+{
+  Writer w = { g_string_new (NULL), style, ascii };
+  write_value (&w, node, 0);
+  return g_string_free (w.out, FALSE);
+}
+
 char *
 ncz_json_to_string (const NczJson *node, gboolean pretty)
 {
-  GString *out = g_string_new (NULL);
   g_return_val_if_fail (node != NULL, NULL);
-  write_value (out, node, pretty ? STYLE_PRETTY : STYLE_NETCDF, 0);
-  return g_string_free (out, FALSE);
+  return write_text (node, pretty ? STYLE_PRETTY : STYLE_NETCDF, FALSE);
+}
+
+char *
+ncz_json_to_ascii_string (const NczJson *node, gboolean pretty)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+  return write_text (node, pretty ? STYLE_PRETTY : STYLE_NETCDF, TRUE);
 }
 
 char *
 ncz_json_to_compact_string (const NczJson *node)
 {
-  GString *out = g_string_new (NULL);
   g_return_val_if_fail (node != NULL, NULL);
-  write_value (out, node, STYLE_COMPACT, 0);
-  return g_string_free (out, FALSE);
+  return write_text (node, STYLE_COMPACT, FALSE);
 }
 
 gboolean

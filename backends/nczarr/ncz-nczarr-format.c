@@ -25,6 +25,12 @@
  *   for unnamed Zarr axes (default `_Anonymous_Dim_`, as netcdf-c 4.9.3;
  *   netcdf-c 4.9.0-4.9.2 used `_zdim_`)
  * - `dimension_separator=.|/`: the chunk key separator of new arrays
+ * - `json=ascii|utf-8`: how metadata text outside ASCII is written:
+ *   `ascii` escapes every such character (`\u00e9`, a surrogate pair
+ *   beyond U+FFFF), as zarr-python writes and as zarr-python before 2.14
+ *   must read; `utf-8` writes it as it is, as netcdf-c writes, the only
+ *   form netcdf-c reads (it does not decode `\u` escapes). The default
+ *   is `ascii` for pure Zarr and `utf-8` for the NCZarr layouts.
  *
  * Reading, where netcdf-c's behaviour is not followed:
  * - unnamed Zarr axes become root-group dimensions `<prefix><length>`;
@@ -67,6 +73,13 @@
  * metadata object is written only when its text changed; NCZarr V1
  * datasets open read-only.
  */
+/* the `json` URL fragment key */
+typedef enum {
+  NCZARR_JSON_TEXT_DEFAULT,   /* ascii for pure Zarr, utf-8 for NCZarr */
+  NCZARR_JSON_TEXT_ASCII,
+  NCZARR_JSON_TEXT_UTF8,
+} NczarrJsonText;
+
 struct _NczNczarrFormat
 {
   GObject parent_instance;
@@ -81,6 +94,7 @@ struct _NczNczarrFormat
   char *ncproperties;
   gboolean ncproperties_found;  /* the store had _NCProperties */
   char separator;
+  NczarrJsonText json_text;
 
   GMutex lock;                /* protects @written */
   GHashTable *written;        /* key -> text last written (or read) */
@@ -249,6 +263,27 @@ requested_layout (NczNczarrFormat *self, NczarrLayout *layout, GError **error)
 static gboolean consolidated_option (NczNczarrFormat *self, gboolean otherwise,
                                      gboolean *out, GError **error);
 
+/* The `json=ascii|utf-8` fragment key. */
+static gboolean
+json_text_option (NczNczarrFormat *self, NczarrJsonText *out, GError **error)
+{
+  const char *v = fragment (self, "json");
+
+  if (v == NULL || *v == '\0')
+    *out = NCZARR_JSON_TEXT_DEFAULT;
+  else if (g_ascii_strcasecmp (v, "ascii") == 0)
+    *out = NCZARR_JSON_TEXT_ASCII;
+  else if (g_ascii_strcasecmp (v, "utf-8") == 0 || g_ascii_strcasecmp (v, "utf8") == 0)
+    *out = NCZARR_JSON_TEXT_UTF8;
+  else
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_BAD_URL,
+                   "%s: json must be \"ascii\" or \"utf-8\", not \"%s\"", location (self), v);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 setup_write_options (NczNczarrFormat *self, GError **error)
 {
@@ -268,7 +303,7 @@ setup_write_options (NczNczarrFormat *self, GError **error)
                    "%s: dimension_separator must be \".\" or \"/\"", location (self));
       return FALSE;
     }
-  return TRUE;
+  return json_text_option (self, &self->json_text, error);
 }
 
 /* The `consolidated=true|false` fragment key: whether .zmetadata is read
@@ -321,6 +356,10 @@ build (NczNczarrFormat *self, NczDataset *dataset, GPtrArray *keys, GPtrArray *t
   o.xarray = url_xarray (self);
   o.ncproperties = self->ncproperties;
   o.default_separator = self->separator;
+  /* pure Zarr as zarr-python writes it, NCZarr as netcdf-c writes it */
+  o.ascii_json = self->json_text == NCZARR_JSON_TEXT_ASCII ||
+                 (self->json_text == NCZARR_JSON_TEXT_DEFAULT &&
+                  self->write_layout == NCZARR_LAYOUT_PURE);
   /* .zmetadata: on for pure Zarr, off for NCZarr unless asked (the URL
    * was checked when the dataset was opened or created) */
   consolidated_option (self, consolidate_by_default (self), &o.consolidated, NULL);

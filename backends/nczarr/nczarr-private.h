@@ -147,6 +147,10 @@ typedef struct {
   NczarrLayout layout;
   gboolean xarray;
   gboolean consolidated;  /* also write .zmetadata */
+  /* JSON text in ASCII only, every other character a \u escape
+   * (zarr-python before 2.14 reads nothing else; netcdf-c does not
+   * decode the escapes) */
+  gboolean ascii_json;
   const char *ncproperties;
   char default_separator;
 } NczarrWriteOptions;

@@ -25,11 +25,18 @@ typedef struct {
   const char *char_dtype;
 } Builder;
 
+static char *
+write_json (const NczarrWriteOptions *options, const NczJson *obj)
+{
+  return options->ascii_json ? ncz_json_to_ascii_string (obj, FALSE)
+                             : ncz_json_to_string (obj, FALSE);
+}
+
 static void
 emit (Builder *b, char *key, NczJson *obj)
 {
   g_ptr_array_add (b->keys, key);
-  g_ptr_array_add (b->texts, ncz_json_to_string (obj, FALSE));
+  g_ptr_array_add (b->texts, write_json (b->options, obj));
   ncz_json_unref (obj);
 }
 
@@ -414,7 +421,7 @@ compare_strings (gconstpointer a, gconstpointer b)
 /* .zmetadata as zarr-python consolidates a store: every metadata object
  * built, by key, with "zarr_consolidated_format": 1 */
 static void
-add_consolidated (GPtrArray *keys, GPtrArray *texts)
+add_consolidated (const NczarrWriteOptions *options, GPtrArray *keys, GPtrArray *texts)
 {
   g_autoptr(GPtrArray) order = g_ptr_array_new ();
   g_autoptr(GHashTable) text_of = g_hash_table_new (g_str_hash, g_str_equal);
@@ -437,7 +444,7 @@ add_consolidated (GPtrArray *keys, GPtrArray *texts)
   ncz_json_object_set (top, "metadata", meta);
   ncz_json_object_set (top, "zarr_consolidated_format", ncz_json_new_int64 (1));
   g_ptr_array_add (keys, g_strdup (NCZARR_CONSOLIDATED_KEY));
-  g_ptr_array_add (texts, ncz_json_to_string (top, FALSE));
+  g_ptr_array_add (texts, write_json (options, top));
   ncz_json_unref (top);
 }
 
@@ -479,7 +486,7 @@ nczarr_build_metadata (NczDataset *dataset, const NczarrWriteOptions *options,
     }
   build_group (&b, b.root, "");
   if (options->consolidated)
-    add_consolidated (keys, texts);
+    add_consolidated (options, keys, texts);
 }
 
 static gboolean

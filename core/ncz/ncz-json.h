@@ -32,8 +32,11 @@ typedef enum {
 typedef struct _NczJson NczJson;
 
 /* Parsing: strict JSON plus bare NaN, Infinity, -Infinity (any case) and
- * -nan. Duplicate object keys: the last wins. Nesting deeper than 256 is
- * an error. Errors are NCZ_BACKEND_ERROR_BAD_METADATA with "line L column C". */
+ * -nan. Strings may hold raw UTF-8 (taken byte for byte) and \uXXXX
+ * escapes, a character beyond U+FFFF as a surrogate pair; a surrogate
+ * outside a pair reads as U+FFFD. Duplicate object keys: the last wins.
+ * Nesting deeper than 256 is an error. Errors are
+ * NCZ_BACKEND_ERROR_BAD_METADATA with "line L column C". */
 NCZ_MODULE_API NczJson *ncz_json_parse (const char *text, gssize length, GError **error);
 
 NCZ_MODULE_API NczJson *ncz_json_ref (NczJson *node);
@@ -80,6 +83,12 @@ NCZ_MODULE_API gboolean ncz_json_object_remove (NczJson *object, const char *key
  * elements, as netcdf-c writes; pretty = multi-line with 4-space indent
  * as zarr-python writes. */
 NCZ_MODULE_API char *ncz_json_to_string (const NczJson *node, gboolean pretty);
+/* The same text in ASCII only, as Python's json.dumps() writes by
+ * default: every other character is a \uXXXX escape, one beyond U+FFFF a
+ * UTF-16 surrogate pair ("\ud83d\ude00"). A byte of a string that is not
+ * UTF-8 is written as the Latin-1 character of that value. zarr-python
+ * before 2.14 reads metadata only in this form. */
+NCZ_MODULE_API char *ncz_json_to_ascii_string (const NczJson *node, gboolean pretty);
 /* Compact: no spaces at all (used for the text of JSON-valued attributes). */
 NCZ_MODULE_API char *ncz_json_to_compact_string (const NczJson *node);
 NCZ_MODULE_API gboolean ncz_json_equal (const NczJson *a, const NczJson *b);

@@ -317,6 +317,144 @@ test_noxarray (void)
   g_assert_cmpuint (ncz_variable_get_n_dimensions (nczt_var (back, "/scalarv")), ==, 1);
 }
 
+static gboolean
+is_ascii (const char *text)
+{
+  for (const char *p = text; *p; p++)
+    if ((guchar) *p >= 0x80)
+      return FALSE;
+  return TRUE;
+}
+
+/* Names and texts outside ASCII: pure Zarr escapes them in its metadata
+ * (zarr-python before 2.14 reads ASCII only), NCZarr writes them as UTF-8
+ * (netcdf-c does not decode \u escapes), `json=` chooses; both read back
+ * the same. */
+static void
+test_json_text (void)
+{
+  static const struct {
+    const char *fragment;
+    gboolean ascii;
+    gboolean pure;
+  } cases[] = {
+    { "mode=zarr,file", TRUE, TRUE },
+    { "mode=zarr,file&json=utf-8", FALSE, TRUE },
+    { "mode=nczarr,file", FALSE, FALSE },
+    { "mode=nczarr,file&json=ascii", TRUE, FALSE },
+    { "mode=nczarr,file&layout=attributes&consolidated=true", FALSE, FALSE },
+    { "mode=nczarr,file&layout=attributes&json=ascii&consolidated=true", TRUE, FALSE },
+    { "mode=nczarr,file&layout=keys-upper&json=ASCII", TRUE, FALSE },
+  };
+  /* Latin, Greek, Cyrillic, CJK and an emoji */
+  const char *gname = "gr\xc3\xbcppe \xc3\xa9t\xc3\xa9";
+  const char *vname = "temp\xc3\xa9rature";
+  const char *dname = "\xce\x94\xce\xb8";
+  const char *aname = "\xcf\x88" "attr";
+  const char *text = "\xd0\x9f\xd1\x80\xd0\xb8 \xe4\xb8\xad\xe6\x96\x87 \xf0\x9f\x98\x80";
+  const char *escaped = "\\u041f\\u0440\\u0438 \\u4e2d\\u6587 \\ud83d\\ude00";
+  const char *strings[] = { "\xc3\xa9t\xc3\xa9", "\xf0\x9f\x98\x80", NULL };
+  const char *const keys[] = {
+    ".zgroup", ".zattrs", ".zmetadata", "gr\xc3\xbcppe \xc3\xa9t\xc3\xa9/.zgroup",
+    "gr\xc3\xbcppe \xc3\xa9t\xc3\xa9/.zattrs",
+    "gr\xc3\xbcppe \xc3\xa9t\xc3\xa9/temp\xc3\xa9rature/.zarray",
+    "gr\xc3\xbcppe \xc3\xa9t\xc3\xa9/temp\xc3\xa9rature/.zattrs",
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(NczMemoryStore) store = NULL;
+      g_autoptr(NczDataset) ds = nczt_create_mem (&store, cases[c].fragment);
+      g_autoptr(NczDataset) back = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(NczAttribute) a = ncz_attribute_new_text (aname, text, -1);
+      g_autoptr(NczAttribute) sa = ncz_attribute_new_strings ("s", strings, 2);
+      g_autofree char *root_attrs = NULL;
+      NczGroup *root = ncz_dataset_get_root_group (ds);
+      NczGroup *g;
+      NczDimension *d;
+      NczVariable *v;
+      gint32 values[2] = { 1, 2 };
+      guint64 start = 0, count = 2;
+      guint n_objects = 0;
+
+      g_test_message ("%s", cases[c].fragment);
+      g_assert_true (ncz_group_set_attribute (root, a, &error));
+      g_assert_true (ncz_group_set_attribute (root, sa, &error));
+      d = ncz_group_add_dimension (root, dname, 2, FALSE, &error);
+      g_assert_no_error (error);
+      g = ncz_group_add_group (root, gname, &error);
+      g_assert_no_error (error);
+      v = ncz_group_add_variable (g, vname, NCZ_DATA_TYPE_INT, 1, &d, &error);
+      g_assert_no_error (error);
+      g_assert_true (ncz_variable_set_attribute (v, a, &error));
+      g_assert_true (ncz_variable_write (v, &start, 1, &count, 1, NULL, 0, values, sizeof values,
+                                         NULL, &error));
+      g_assert_true (ncz_dataset_close (ds, NULL, &error));
+      g_assert_no_error (error);
+
+      /* every metadata object in ASCII, or the root's text as UTF-8 */
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        {
+          g_autofree char *t = nczt_get (store, keys[k]);
+          if (t == NULL)
+            continue;
+          n_objects++;
+          if (cases[c].ascii && !is_ascii (t))
+            g_error ("%s: %s is not ASCII: %s", cases[c].fragment, keys[k], t);
+        }
+      g_assert_cmpuint (n_objects, >=, 5);
+      root_attrs = nczt_get (store, ".zattrs");
+      g_assert_nonnull (strstr (root_attrs, cases[c].ascii ? escaped : text));
+
+      back = nczt_open_mem (store, cases[c].pure ? "mode=zarr,file" : "mode=nczarr,file",
+                            NCZ_OPEN_READ, &error);
+      g_assert_no_error (error);
+      root = ncz_dataset_get_root_group (back);
+      g = ncz_group_get_group (root, gname);
+      g_assert_nonnull (g);
+      v = ncz_group_get_variable (g, vname);
+      g_assert_nonnull (v);
+      g_assert_cmpstr (ncz_dimension_get_name (ncz_variable_get_dimension (v, 0)), ==, dname);
+      {
+        g_autofree char *t1 = nczt_attr_text (ncz_group_get_attribute (root, aname));
+        g_autofree char *t2 = nczt_attr_text (ncz_variable_get_attribute (v, aname));
+        NczAttribute *s = ncz_group_get_attribute (root, "s");
+        g_assert_cmpstr (t1, ==, text);
+        g_assert_cmpstr (t2, ==, text);
+        g_assert_nonnull (s);
+        if (cases[c].pure)
+          {
+            /* no attribute types in pure Zarr: the JSON array as text,
+             * in UTF-8 whatever the metadata held */
+            g_autofree char *t3 = nczt_attr_text (s);
+            g_assert_cmpstr (t3, ==, "[\"\xc3\xa9t\xc3\xa9\",\"\xf0\x9f\x98\x80\"]");
+          }
+        else
+          {
+            const char *const *sv = ncz_attribute_get_strings (s);
+            g_assert_cmpuint (ncz_attribute_get_length (s), ==, 2);
+            g_assert_cmpstr (sv[0], ==, strings[0]);
+            g_assert_cmpstr (sv[1], ==, strings[1]);
+          }
+      }
+    }
+
+  /* an unknown value names the key */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(NczUrl) url = ncz_url_parse ("file:///unused#mode=zarr,file&json=latin-1", &error);
+    g_autoptr(NczMemoryStore) store = ncz_memory_store_new ();
+    g_autoptr(NczDataset) ds = NULL;
+
+    g_assert_no_error (error);
+    ds = ncz_dataset_create_in_store (NCZ_STORE (store), url, NULL, &error);
+    g_assert_null (ds);
+    g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_BAD_URL);
+    g_assert_nonnull (strstr (error->message, "json must be \"ascii\" or \"utf-8\", not \"latin-1\""));
+  }
+}
+
 /* Every atomic type, both byte orders, strings and chars. */
 static void
 test_types_roundtrip (void)
@@ -1358,6 +1496,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nczarr/write/layout-keys-upper", test_layout_keys_upper);
   g_test_add_func ("/nczarr/write/layout-pure-zarr", test_layout_pure);
   g_test_add_func ("/nczarr/write/noxarray", test_noxarray);
+  g_test_add_func ("/nczarr/write/json-text", test_json_text);
   g_test_add_func ("/nczarr/write/sync-only-changes", test_sync_only_changes);
   g_test_add_func ("/nczarr/write/convert-old-layout", test_convert_on_write);
   g_test_add_func ("/nczarr/roundtrip/types", test_types_roundtrip);

@@ -137,6 +137,158 @@ test_write (void)
   g_assert_cmpstr (text, ==, text2);
 }
 
+/* Every byte of @text is ASCII. */
+static gboolean
+is_ascii (const char *text)
+{
+  for (const char *p = text; *p; p++)
+    if ((guchar) *p >= 0x80)
+      return FALSE;
+  return TRUE;
+}
+
+static void
+test_write_ascii (void)
+{
+  g_autoptr(NczJson) o = ncz_json_new_object ();
+  g_autoptr(NczJson) arr = ncz_json_new_array ();
+  g_autofree char *ascii = NULL;
+  g_autofree char *raw = NULL;
+  g_autofree char *pretty = NULL;
+
+  /* Latin, Greek, Cyrillic, CJK (BMP), an emoji (a surrogate pair),
+   * control characters, DEL and a NUL */
+  ncz_json_object_set (o, "gr\xc3\xbcppe \xc3\xa9t\xc3\xa9", ncz_json_new_int64 (1));
+  ncz_json_array_append (arr, ncz_json_new_string ("\xce\xa9\xce\xbc \xd0\x9f\xd1\x80 "
+                                                   "\xe4\xb8\xad\xe6\x96\x87", -1));
+  ncz_json_array_append (arr, ncz_json_new_string ("\xf0\x9f\x98\x80!", -1));
+  ncz_json_array_append (arr, ncz_json_new_string ("a\x01\x1f\x7f\t\n\"\\", -1));
+  ncz_json_array_append (arr, ncz_json_new_string ("x\0y", 3));
+  ncz_json_array_append (arr, ncz_json_new_string ("\xef\xbf\xbf\xf4\x8f\xbf\xbf", -1));
+  ncz_json_object_set (o, "t", ncz_json_ref (arr));
+  ascii = ncz_json_to_ascii_string (o, FALSE);
+  g_assert_cmpstr (ascii, ==,
+                   "{\"gr\\u00fcppe \\u00e9t\\u00e9\": 1, \"t\": ["
+                   "\"\\u03a9\\u03bc \\u041f\\u0440 \\u4e2d\\u6587\","
+                   "\"\\ud83d\\ude00!\","
+                   "\"a\\u0001\\u001f\\u007f\\t\\n\\\"\\\\\","
+                   "\"x\\u0000y\","
+                   "\"\\uffff\\udbff\\udfff\"]}");
+  g_assert_true (is_ascii (ascii));
+
+  /* the default writer keeps raw UTF-8; both read back the same */
+  raw = ncz_json_to_string (o, FALSE);
+  g_assert_nonnull (strstr (raw, "gr\xc3\xbcppe"));
+  g_assert_nonnull (strstr (raw, "\xf0\x9f\x98\x80!"));
+  {
+    g_autoptr(NczJson) a = ncz_json_parse (ascii, -1, NULL);
+    g_autoptr(NczJson) b = ncz_json_parse (raw, -1, NULL);
+    g_assert_true (ncz_json_equal (a, o));
+    g_assert_true (ncz_json_equal (b, o));
+  }
+
+  /* pretty (zarr-python's layout) escapes too */
+  pretty = ncz_json_to_ascii_string (arr, TRUE);
+  g_assert_true (is_ascii (pretty));
+  g_assert_true (g_str_has_prefix (pretty, "[\n    \"\\u03a9"));
+
+  /* bytes that are not UTF-8 (a Latin-1 char attribute, a sequence cut
+   * short, a UTF-8 encoded surrogate, an overlong form) are written as
+   * the Latin-1 characters of those bytes */
+  {
+    g_autoptr(NczJson) s = ncz_json_new_string ("caf\xe9 \xe4\xb8 \xed\xa0\x80 \xc0\xaf", -1);
+    g_autofree char *t = ncz_json_to_ascii_string (s, FALSE);
+    g_assert_cmpstr (t, ==, "\"caf\\u00e9 \\u00e4\\u00b8 \\u00ed\\u00a0\\u0080 \\u00c0\\u00af\"");
+  }
+  {
+    g_autoptr(NczJson) s = ncz_json_new_string ("\xe4\xb8", -1);
+    g_autofree char *t = ncz_json_to_ascii_string (s, FALSE);
+    g_assert_cmpstr (t, ==, "\"\\u00e4\\u00b8\"");
+  }
+}
+
+/* Raw UTF-8 and escapes read the same; surrogate pairs join; a lone
+ * surrogate becomes U+FFFD and never swallows what follows. */
+static void
+test_parse_unicode (void)
+{
+  static const struct {
+    const char *json;
+    const char *text;
+    gsize length;
+  } cases[] = {
+    { "\"\\u00e9t\\u00e9\"", "\xc3\xa9t\xc3\xa9", 5 },
+    { "\"\xc3\xa9t\xc3\xa9\"", "\xc3\xa9t\xc3\xa9", 5 },
+    { "\"\\u4E2D\\u6587 \xe4\xb8\xad\"", "\xe4\xb8\xad\xe6\x96\x87 \xe4\xb8\xad", 10 },
+    { "\"\\ud83d\\ude00\"", "\xf0\x9f\x98\x80", 4 },
+    { "\"\\uD83D\\uDE00\\ud800\\udc00\\udbff\\udfff\"",
+      "\xf0\x9f\x98\x80\xf0\x90\x80\x80\xf4\x8f\xbf\xbf", 12 },
+    { "\"\xf0\x9f\x98\x80\"", "\xf0\x9f\x98\x80", 4 },
+    { "\"a\\u0000b\"", "a\0b", 3 },
+    { "\"\\ud83d\"", "\xef\xbf\xbd", 3 },
+    { "\"\\ud83dx\"", "\xef\xbf\xbdx", 4 },
+    { "\"\\ud83d\\n\"", "\xef\xbf\xbd\n", 4 },
+    { "\"\\ud83d\\u0041\"", "\xef\xbf\xbd" "A", 4 },
+    { "\"\\ud83d\\ud83d\\ude00\"", "\xef\xbf\xbd\xf0\x9f\x98\x80", 7 },
+    { "\"\\ude00\\ud83d\"", "\xef\xbf\xbd\xef\xbf\xbd", 6 },
+    { "\"\\udfff!\"", "\xef\xbf\xbd!", 4 },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(NczJson) j = ncz_json_parse (cases[k].json, -1, &error);
+      const char *s;
+      gsize len = 0;
+
+      g_test_message ("%s", cases[k].json);
+      g_assert_no_error (error);
+      s = ncz_json_get_string (j, &len);
+      g_assert_cmpmem (s, len, cases[k].text, cases[k].length);
+    }
+
+  /* escapes that are cut short are errors, also after a lone surrogate */
+  {
+    const char *bad[] = { "\"\\u00\"", "\"\\ud83d\\u12\"", "\"\\ud83d\\", "\"\\uzzzz\"" };
+    for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_assert_null (ncz_json_parse (bad[k], -1, &error));
+        g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_METADATA);
+      }
+  }
+}
+
+/* Every code point (surrogates aside) written in ASCII reads back as its
+ * UTF-8, alone and between other characters. */
+static void
+test_ascii_roundtrip (void)
+{
+  for (gunichar u = 1; u <= 0x10FFFF; u += (u < 0x800 ? 1 : u < 0x10000 ? 3 : 61))
+    {
+      char utf8[8] = "";
+      char text[16];
+      gint n;
+
+      if (u >= 0xD800 && u <= 0xDFFF)
+        continue;
+      n = g_unichar_to_utf8 (u, utf8);
+      g_snprintf (text, sizeof text, "<%.*s>", n, utf8);
+      {
+        g_autoptr(NczJson) s = ncz_json_new_string (text, -1);
+        g_autofree char *t = ncz_json_to_ascii_string (s, FALSE);
+        g_autoptr(NczJson) back = ncz_json_parse (t, -1, NULL);
+        gsize len = 0;
+        const char *b;
+
+        g_assert_true (is_ascii (t));
+        g_assert_nonnull (back);
+        b = ncz_json_get_string (back, &len);
+        g_assert_cmpmem (b, len, text, strlen (text));
+      }
+    }
+}
+
 static void
 test_double_roundtrip (void)
 {
@@ -171,6 +323,9 @@ main (int argc, char **argv)
   g_test_add_func ("/json/parse/numbers", test_parse_numbers);
   g_test_add_func ("/json/parse/errors", test_parse_errors);
   g_test_add_func ("/json/write", test_write);
+  g_test_add_func ("/json/write/ascii", test_write_ascii);
+  g_test_add_func ("/json/parse/unicode", test_parse_unicode);
+  g_test_add_func ("/json/ascii-roundtrip", test_ascii_roundtrip);
   g_test_add_func ("/json/double-roundtrip", test_double_roundtrip);
   g_test_add_func ("/json/bare-nan", test_bare_nan_written_quoted);
   return g_test_run ();

@@ -6,7 +6,8 @@
  *
  * (the last part is taken whole, 0xFF bytes included). Every part is
  * parsed with ncz_json_parse; what parses is written back as text, which
- * must parse again and be written identically. Then the parts are stored
+ * must parse again and be written identically, and (when its strings are
+ * UTF-8) in ASCII only, which must read back as the same tree. Then the parts are stored
  * in an NczMemoryStore (the chunk under the keys `v/0`, `v/0.0`,
  * `v/0.0.0`, `v/0/0`) and opened with ncz_dataset_open_store in NCZarr
  * and in pure Zarr mode, then once more with a `.zmetadata` made of the
@@ -45,7 +46,9 @@ check_json_roundtrip (const uint8_t *text, size_t len)
   g_autoptr (NczJson) first = NULL;
   g_autoptr (NczJson) second = NULL;
   g_autoptr (NczJson) third = NULL;
+  g_autoptr (NczJson) fourth = NULL;
   g_autofree char *t1 = NULL;
+  g_autofree char *ascii = NULL;
   g_autofree char *t2 = NULL;
   g_autofree char *pretty = NULL;
   GError *error = NULL;
@@ -83,6 +86,25 @@ check_json_roundtrip (const uint8_t *text, size_t len)
                   error ? error->message : "differs");
       abort ();
     }
+  g_clear_error (&error);
+
+  /* the escaped form: ASCII only, the same tree when the strings are
+   * UTF-8 (other bytes are written as Latin-1 characters) */
+  ascii = ncz_json_to_ascii_string (second, FALSE);
+  for (const char *p = ascii; *p; p++)
+    if ((guchar) *p >= 0x80)
+      {
+        g_printerr ("fuzz-metadata: ASCII JSON is not ASCII:\n%s\n", ascii);
+        abort ();
+      }
+  fourth = ncz_json_parse (ascii, -1, &error);
+  if (fourth == NULL || (g_utf8_validate (t1, -1, NULL) && !ncz_json_equal (second, fourth)))
+    {
+      g_printerr ("fuzz-metadata: ASCII JSON does not read back: %s\n%s\n",
+                  error ? error->message : "differs", ascii);
+      abort ();
+    }
+  g_clear_error (&error);
 }
 
 static void

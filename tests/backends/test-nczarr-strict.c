@@ -436,19 +436,19 @@ test_good_types (void)
   g_assert_cmpstr (t, ==, "[1,2,3]");
   a = ncz_variable_get_attribute (v, "f");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_FLOAT);
-  g_assert_true (isnan (ncz_attribute_get_double (a, 0)));
+  g_assert_true (isnan (ncz_attribute_get_double (a, 0, NULL)));
   a = ncz_variable_get_attribute (v, "d");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_DOUBLE);
-  g_assert_true (isinf (ncz_attribute_get_double (a, 1)));
-  g_assert_cmpfloat (ncz_attribute_get_double (a, 2), ==, -2.5);
+  g_assert_true (isinf (ncz_attribute_get_double (a, 1, NULL)));
+  g_assert_cmpfloat (ncz_attribute_get_double (a, 2, NULL), ==, -2.5);
   a = ncz_variable_get_attribute (v, "s");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_STRING);
   g_assert_cmpuint (ncz_attribute_get_length (a), ==, 2);
   a = ncz_variable_get_attribute (v, "u8");
-  g_assert_cmpuint (ncz_attribute_get_uint64 (a, 0), ==, G_MAXUINT64);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (a, 0, NULL), ==, G_MAXUINT64);
   a = ncz_variable_get_attribute (v, "i1");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_BYTE);
-  g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, -128);
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 0, NULL), ==, -128);
   a = ncz_variable_get_attribute (v, "j");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_CHAR);
   a = ncz_variable_get_attribute (v, "e");
@@ -456,7 +456,7 @@ test_good_types (void)
   g_assert_cmpuint (ncz_attribute_get_length (a), ==, 0);
   a = ncz_variable_get_attribute (v, "v1");   /* NCZarr V1 code 4: int */
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_INT);
-  g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 7);
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 0, NULL), ==, 7);
 }
 
 /* Read as plain Zarr (mode=zarr), a types map that is not well formed
@@ -475,7 +475,7 @@ test_pure_ignores_bad_types_map (void)
   g_assert_no_error (error);
   a = ncz_group_get_attribute (ncz_dataset_get_root_group (ds), "n");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_INT);
-  g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 5);
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 0, NULL), ==, 5);
   g_clear_object (&ds);
 
   /* with a superblock the store is NCZarr: the same map is refused */

@@ -1,5 +1,6 @@
 /* Tests of the data model and the chunk engine, with the test format
  * backend (test-format.c) that keeps chunks in an NczMemoryStore. */
+#include <math.h>
 #include <string.h>
 
 #include <ncz/ncz.h>
@@ -119,7 +120,7 @@ test_define (void)
   g_assert_cmpstr (ncz_attribute_get_name (attrs->pdata[0]), ==, "units");
   g_autofree char *t = ncz_attribute_get_text (attrs->pdata[0], NULL);
   g_assert_cmpstr (t, ==, "degC");
-  g_assert_cmpint (ncz_attribute_get_int64 (attrs->pdata[1], 2), ==, 3);
+  g_assert_cmpint (ncz_attribute_get_int64 (attrs->pdata[1], 2, NULL), ==, 3);
   g_assert_false (ncz_variable_remove_attribute (v, "nope", &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_NOT_FOUND);
   g_clear_error (&error);
@@ -129,7 +130,7 @@ test_define (void)
   g_autoptr(GBytes) fb = g_bytes_new (&fv, sizeof fv);
   g_assert_true (ncz_variable_set_fill_value (v, fb, &error));
   g_assert_nonnull (ncz_variable_get_attribute (v, "_FillValue"));
-  g_assert_cmpfloat (ncz_attribute_get_double (ncz_variable_get_attribute (v, "_FillValue"), 0), ==, -999.0);
+  g_assert_cmpfloat (ncz_attribute_get_double (ncz_variable_get_attribute (v, "_FillValue"), 0, NULL), ==, -999.0);
   g_autoptr(NczAttribute) wrong = ncz_attribute_new_values ("_FillValue", NCZ_DATA_TYPE_INT, vals, 1, NULL);
   g_assert_false (ncz_variable_set_attribute (v, wrong, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
@@ -340,6 +341,84 @@ test_scalar_and_strings (void)
   g_assert_null (out[5]);
 }
 
+/* The numeric getters read numbers: a char or string attribute is an
+ * error naming the attribute, as is a value the result cannot hold. */
+static void
+test_attribute_getters (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczAttribute) title = ncz_attribute_new_text ("title", "Numbers", -1);
+  const char *names[] = { "a", "bc", NULL };
+  g_autoptr(NczAttribute) strings = ncz_attribute_new_strings ("names", names, -1);
+  double dv[] = { 1.75, -1.75, 1e30, NAN, -0.5 };
+  g_autoptr(NczAttribute) doubles = ncz_attribute_new_values ("d", NCZ_DATA_TYPE_DOUBLE, dv,
+                                                              G_N_ELEMENTS (dv), NULL);
+  guint64 uv[] = { G_MAXUINT64, 7 };
+  g_autoptr(NczAttribute) u64 = ncz_attribute_new_values ("u", NCZ_DATA_TYPE_UINT64, uv, 2, NULL);
+  gint8 bv[] = { -3, 4 };
+  g_autoptr(NczAttribute) bytes = ncz_attribute_new_values ("b", NCZ_DATA_TYPE_BYTE, bv, 2, NULL);
+
+  /* text: not 78.0 ('N') */
+  g_assert_cmpfloat (ncz_attribute_get_double (title, 0, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "'title'"));
+  g_assert_nonnull (strstr (error->message, "ncz_attribute_get_text()"));
+  g_clear_error (&error);
+  g_assert_cmpint (ncz_attribute_get_int64 (title, 0, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (title, 1, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+
+  /* strings */
+  g_assert_cmpfloat (ncz_attribute_get_double (strings, 0, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "'names'"));
+  g_assert_nonnull (strstr (error->message, "ncz_attribute_get_strings()"));
+  g_clear_error (&error);
+  g_assert_cmpint (ncz_attribute_get_int64 (strings, 1, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (strings, 0, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+
+  /* numbers convert, fractions truncated toward zero */
+  g_assert_cmpfloat (ncz_attribute_get_double (doubles, 0, &error), ==, 1.75);
+  g_assert_no_error (error);
+  g_assert_cmpint (ncz_attribute_get_int64 (doubles, 0, &error), ==, 1);
+  g_assert_cmpint (ncz_attribute_get_int64 (doubles, 1, &error), ==, -1);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (doubles, 0, &error), ==, 1);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (doubles, 4, &error), ==, 0);
+  g_assert_no_error (error);
+  g_assert_cmpint (ncz_attribute_get_int64 (bytes, 0, &error), ==, -3);
+  g_assert_cmpfloat (ncz_attribute_get_double (bytes, 0, &error), ==, -3.0);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (bytes, 1, &error), ==, 4);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (u64, 0, &error), ==, G_MAXUINT64);
+  g_assert_cmpfloat (ncz_attribute_get_double (u64, 0, &error), ==, 18446744073709551616.0);
+  g_assert_cmpint (ncz_attribute_get_int64 (u64, 1, &error), ==, 7);
+  g_assert_no_error (error);
+
+  /* values the result cannot hold */
+  g_assert_cmpint (ncz_attribute_get_int64 (doubles, 2, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "'d'"));
+  g_clear_error (&error);
+  g_assert_cmpint (ncz_attribute_get_int64 (doubles, 3, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (doubles, 1, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_cmpint (ncz_attribute_get_int64 (u64, 0, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (bytes, 0, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+}
+
 static void
 test_unlimited_and_readonly (void)
 {
@@ -507,6 +586,7 @@ main (int argc, char **argv)
   filter_test_format_register ();
   g_test_add_func ("/model/types", test_types);
   g_test_add_func ("/model/define", test_define);
+  g_test_add_func ("/model/attribute/numeric-getters", test_attribute_getters);
   g_test_add_func ("/model/slab/roundtrip", test_slab_roundtrip);
   g_test_add_func ("/model/slab/random", test_slab_large_random);
   g_test_add_func ("/model/slab/error-stops", test_slab_error_stops);

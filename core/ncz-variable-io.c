@@ -712,6 +712,10 @@ ncz_variable_read_strings (NczVariable *self,
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
+ * Writes a hyperslab of strings. @strings must hold exactly one string
+ * per selected element: fewer or more is %NCZ_DATASET_ERROR_INVALID and
+ * nothing is written.
+ *
  * Returns: %TRUE on success
  * Since: 1.0
  */
@@ -725,6 +729,7 @@ ncz_variable_write_strings (NczVariable *self,
 {
   guint n_dims;
   guint64 n;
+  guint n_strings;
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
   g_return_val_if_fail (strings != NULL, FALSE);
   if (self->type != NCZ_DATA_TYPE_STRING)
@@ -738,11 +743,13 @@ ncz_variable_write_strings (NczVariable *self,
     return FALSE;
   g_return_val_if_fail (n_dims == 0 || (start != NULL && count != NULL), FALSE);
   n = count_elements (n_dims, count);
-  if (g_strv_length ((char **) strings) < n)
+  n_strings = g_strv_length ((char **) strings);
+  if (n_strings != n)
     {
+      g_autofree char *fqn = ncz_variable_get_full_name (self);
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
-                   "variable '%s': %u strings given for %" G_GUINT64_FORMAT " elements",
-                   self->name, g_strv_length ((char **) strings), n);
+                   "variable '%s': %u strings given for a selection of %" G_GUINT64_FORMAT
+                   " elements; nothing was written", fqn, n_strings, n);
       return FALSE;
     }
   return ncz_variable_write (self, start, n_dims, count, n_dims, stride, n_dims,

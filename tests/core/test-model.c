@@ -330,6 +330,21 @@ test_scalar_and_strings (void)
   g_clear_error (&error);
   g_assert_true (ncz_variable_write_strings (s, &st, 1, &ct, 1, NULL, 0, in, NULL, &error));
   g_assert_no_error (error);
+  /* one string per selected element: more or fewer writes nothing */
+  {
+    const char *more[] = { "b", "c", "d", "e", NULL };
+    const char *fewer[] = { "b", "c", NULL };
+
+    g_assert_false (ncz_variable_write_strings (s, &st, 1, &ct, 1, NULL, 0, more, NULL, &error));
+    g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+    g_assert_nonnull (strstr (error->message, "'/s'"));
+    g_assert_nonnull (strstr (error->message, "4 strings given for a selection of 3 elements"));
+    g_clear_error (&error);
+    g_assert_false (ncz_variable_write_strings (s, &st, 1, &ct, 1, NULL, 0, fewer, NULL, &error));
+    g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+    g_assert_nonnull (strstr (error->message, "2 strings given for a selection of 3 elements"));
+    g_clear_error (&error);
+  }
   guint64 s0 = 0, c5 = 5;
   g_auto(GStrv) out = ncz_variable_read_strings (s, &s0, 1, &c5, 1, NULL, 0, NULL, &error);
   g_assert_no_error (error);

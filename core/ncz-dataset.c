@@ -157,6 +157,15 @@ ncz_dataset_check_writable (NczDataset *self, GError **error)
   return TRUE;
 }
 
+/* Whether the dataset was closed (or discarded): its variables' data can
+ * no longer be read or written. */
+gboolean
+ncz_dataset_is_closed (NczDataset *self)
+{
+  g_return_val_if_fail (NCZ_IS_DATASET (self), TRUE);
+  return g_atomic_int_get (&self->closed);
+}
+
 static NczDataset *
 dataset_new (NczUrl *url, NczStore *store, gboolean writable)
 {
@@ -193,7 +202,7 @@ dataset_start (const char *format, NczStore *store, NczUrl *url, gboolean create
     {
       /* never write anything back for a dataset that failed to open; a
        * failed creation leaves what was at the URL as it was */
-      self->closed = TRUE;
+      g_atomic_int_set (&self->closed, TRUE);
       if (create && store)
         ncz_store_discard (store);
       return NULL;
@@ -636,6 +645,12 @@ ncz_dataset_sync (NczDataset *self, GCancellable *cancellable, GError **error)
  * store does) the previous dataset stays intact until then, and stays if
  * the close fails. Closing twice is harmless.
  *
+ * Afterwards the groups, dimensions, variables and attributes you hold
+ * still describe the dataset, but no data goes through them any more:
+ * reading or writing a variable, synchronously or not, fails with
+ * %NCZ_DATASET_ERROR_CLOSED naming the dataset's URL, as does any
+ * definition.
+ *
  * Returns: %TRUE on success
  * Since: 1.0
  */
@@ -648,7 +663,7 @@ ncz_dataset_close (NczDataset *self, GCancellable *cancellable, GError **error)
     return TRUE;
   if (self->writable)
     ok = ncz_dataset_sync (self, cancellable, error);
-  self->closed = TRUE;
+  g_atomic_int_set (&self->closed, TRUE);
   if (self->format)
     {
       if (ok)
@@ -692,7 +707,7 @@ ncz_dataset_discard (NczDataset *self)
   g_return_if_fail (NCZ_IS_DATASET (self));
   if (self->closed)
     return;
-  self->closed = TRUE;
+  g_atomic_int_set (&self->closed, TRUE);
   self->discarded = TRUE;
   if (self->format)
     ncz_format_close (self->format, self, NULL, NULL);

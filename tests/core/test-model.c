@@ -468,6 +468,81 @@ test_unlimited_and_readonly (void)
 }
 
 static void
+on_closed_read_done (GObject *source, GAsyncResult *res, gpointer user_data)
+{
+  GError **out = user_data;
+  g_autoptr(GBytes) b = ncz_variable_read_bytes_finish (NCZ_VARIABLE (source), res, out);
+  g_assert_null (b);
+  g_assert_nonnull (*out);
+}
+
+static void
+assert_closed_error (GError **error, const char *variable)
+{
+  g_autofree char *name = g_strdup_printf ("variable '%s'", variable);
+
+  g_assert_error (*error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED);
+  g_assert_nonnull (strstr ((*error)->message, "'file:///unused#mode=nczarr,file&format=ftest'"));
+  g_assert_nonnull (strstr ((*error)->message, name));
+  g_clear_error (error);
+}
+
+/* After ncz_dataset_close() no data goes through the objects still held:
+ * every read and write fails naming the dataset's URL and the variable;
+ * the metadata stays. */
+static void
+test_closed_data (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = new_dataset (NULL);
+  NczGroup *root = ncz_dataset_get_root_group (ds);
+  NczDimension *x = ncz_group_add_dimension (root, "x", 4, FALSE, NULL);
+  NczVariable *v = ncz_group_add_variable (root, "v", NCZ_DATA_TYPE_INT, 1, &x, &error);
+  NczVariable *s = ncz_group_add_variable (root, "s", NCZ_DATA_TYPE_STRING, 1, &x, &error);
+  gint32 vals[] = { 1, 2, 3, 4 }, back[4] = { 0 };
+  const char *strs[] = { "a", "b", "c", "d", NULL };
+  guint64 start = 0, count = 4, none = 0;
+  g_autoptr(GBytes) in = g_bytes_new (vals, sizeof vals);
+  g_autoptr(GBytes) out = NULL;
+  g_auto(GStrv) got = NULL;
+  GError *async_error = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (ncz_variable_write (v, &start, 1, &count, 1, NULL, 0, vals, sizeof vals, NULL, &error));
+  g_assert_true (ncz_variable_write_strings (s, &start, 1, &count, 1, NULL, 0, strs, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_assert_no_error (error);
+
+  g_assert_false (ncz_variable_read (v, &start, 1, &count, 1, NULL, 0, back, sizeof back, NULL, &error));
+  assert_closed_error (&error, "/v");
+  g_assert_cmpint (back[0], ==, 0);
+  g_assert_false (ncz_variable_read (v, &start, 1, &none, 1, NULL, 0, back, 0, NULL, &error));
+  assert_closed_error (&error, "/v");
+  out = ncz_variable_read_bytes (v, &start, 1, &count, 1, NULL, 0, NULL, &error);
+  g_assert_null (out);
+  assert_closed_error (&error, "/v");
+  got = ncz_variable_read_strings (s, &start, 1, &count, 1, NULL, 0, NULL, &error);
+  g_assert_null (got);
+  assert_closed_error (&error, "/s");
+  g_assert_false (ncz_variable_write (v, &start, 1, &count, 1, NULL, 0, vals, sizeof vals, NULL, &error));
+  assert_closed_error (&error, "/v");
+  g_assert_false (ncz_variable_write_bytes (v, &start, 1, &count, 1, NULL, 0, in, NULL, &error));
+  assert_closed_error (&error, "/v");
+  g_assert_false (ncz_variable_write_strings (s, &start, 1, &count, 1, NULL, 0, strs, NULL, &error));
+  assert_closed_error (&error, "/s");
+  ncz_variable_read_bytes_async (v, &start, 1, &count, 1, NULL, 0, NULL, on_closed_read_done,
+                                 &async_error);
+  while (async_error == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  assert_closed_error (&async_error, "/v");
+
+  /* the metadata is still there */
+  g_assert_cmpuint (ncz_dimension_get_length (x), ==, 4);
+  g_assert_cmpint (ncz_variable_get_value_type (s), ==, NCZ_DATA_TYPE_STRING);
+}
+
+static void
 on_read_done (GObject *source, GAsyncResult *res, gpointer user_data)
 {
   GBytes **out = user_data;
@@ -609,5 +684,6 @@ main (int argc, char **argv)
   g_test_add_func ("/model/scalar-and-strings", test_scalar_and_strings);
   g_test_add_func ("/model/unlimited-and-close", test_unlimited_and_readonly);
   g_test_add_func ("/model/async-read", test_async_read);
+  g_test_add_func ("/model/closed-data", test_closed_data);
   return g_test_run ();
 }

@@ -81,6 +81,17 @@ with tempfile.TemporaryDirectory() as d:
         import struct
         v.write_bytes([0], [4], None, GLib.Bytes.new(struct.pack("=4i", 1, 2, 3, 4)), None)
         ds.close(None)
+        # a closed dataset passes no data: the error names its URL
+        for name, call in (("read", lambda: v.read_bytes([0], [4], None, None)),
+                           ("write", lambda: v.write_bytes([0], [1], None,
+                                                           GLib.Bytes.new(b"\0" * 4), None))):
+            try:
+                call()
+                check("%s after close raises" % name, False)
+            except GLib.Error as e:
+                check("%s after close raises" % name,
+                      e.matches(Ncz.DatasetError.quark(), Ncz.DatasetError.CLOSED)
+                      and path in e.message and "'/v'" in e.message)
         ds2 = Ncz.Dataset.open(path, Ncz.OpenFlags.READ, None)
         v2 = ds2.get_root_group().get_variable("v")
         data = v2.read_bytes([0], [4], None, None).get_data()

@@ -71,7 +71,7 @@ ncz_dataset_dispose (GObject *object)
 {
   NczDataset *self = NCZ_DATASET (object);
 
-  if (!self->closed && self->format)
+  if (!g_atomic_int_get (&self->closed) && self->format)
     {
       g_autoptr(GError) error = NULL;
       if (!ncz_dataset_close (self, NULL, &error))
@@ -142,7 +142,7 @@ ncz_dataset_check_writable (NczDataset *self, GError **error)
 {
   if (self->loading)
     return TRUE;
-  if (self->closed)
+  if (g_atomic_int_get (&self->closed))
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED,
                    "dataset '%s' is closed", ncz_url_get_original (self->url));
@@ -599,7 +599,7 @@ gboolean
 ncz_dataset_is_writable (NczDataset *self)
 {
   g_return_val_if_fail (NCZ_IS_DATASET (self), FALSE);
-  return self->writable && !self->closed;
+  return self->writable && !g_atomic_int_get (&self->closed);
 }
 
 /**
@@ -619,7 +619,7 @@ ncz_dataset_sync (NczDataset *self, GCancellable *cancellable, GError **error)
 {
   gboolean ok;
   g_return_val_if_fail (NCZ_IS_DATASET (self), FALSE);
-  if (self->closed)
+  if (g_atomic_int_get (&self->closed))
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED,
                    "dataset '%s' is closed", ncz_url_get_original (self->url));
@@ -659,7 +659,7 @@ ncz_dataset_close (NczDataset *self, GCancellable *cancellable, GError **error)
 {
   gboolean ok = TRUE;
   g_return_val_if_fail (NCZ_IS_DATASET (self), FALSE);
-  if (self->closed)
+  if (g_atomic_int_get (&self->closed))
     return TRUE;
   if (self->writable)
     ok = ncz_dataset_sync (self, cancellable, error);
@@ -705,7 +705,7 @@ void
 ncz_dataset_discard (NczDataset *self)
 {
   g_return_if_fail (NCZ_IS_DATASET (self));
-  if (self->closed)
+  if (g_atomic_int_get (&self->closed))
     return;
   g_atomic_int_set (&self->closed, TRUE);
   self->discarded = TRUE;

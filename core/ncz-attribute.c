@@ -305,97 +305,198 @@ ncz_attribute_get_strings (NczAttribute *self)
   return (const char * const *) self->strings;
 }
 
-#define GET_AS(T, ctype) \
-  do { ctype v; memcpy (&v, p + index * sizeof v, sizeof v); return (T) v; } while (0)
+/* Checks that the values of @self can be read as numbers: char and
+ * string attributes hold text, not numbers. */
+static gboolean
+check_numeric (NczAttribute *self, GError **error)
+{
+  if (self->type == NCZ_DATA_TYPE_CHAR)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "attribute '%s' holds text (char), not numbers: "
+                   "read it with ncz_attribute_get_text()", self->name);
+      return FALSE;
+    }
+  if (self->type == NCZ_DATA_TYPE_STRING)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "attribute '%s' holds strings, not numbers: "
+                   "read it with ncz_attribute_get_strings()", self->name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+#define READ_AS(ctype, dest) \
+  G_STMT_START { ctype v_; memcpy (&v_, p + index * sizeof v_, sizeof v_); dest = v_; } G_STMT_END
+
+/* Value @index of a numeric attribute as a double; for an integer type
+ * also exactly, in *@i or (when *@is_unsigned) in *@u; *@is_float for a
+ * floating-point type. */
+static double
+get_value (NczAttribute *self, gsize index, gboolean *is_float, gint64 *i,
+           guint64 *u, gboolean *is_unsigned)
+{
+  const guint8 *p = g_bytes_get_data (self->data, NULL);
+  double value = 0;
+
+  *is_float = FALSE;
+  *is_unsigned = FALSE;
+  *i = 0;
+  *u = 0;
+  switch (self->type)
+    {
+    case NCZ_DATA_TYPE_BYTE: READ_AS (gint8, *i); break;
+    case NCZ_DATA_TYPE_SHORT: READ_AS (gint16, *i); break;
+    case NCZ_DATA_TYPE_INT: READ_AS (gint32, *i); break;
+    case NCZ_DATA_TYPE_INT64: READ_AS (gint64, *i); break;
+    case NCZ_DATA_TYPE_UBYTE: READ_AS (guint8, *u); *is_unsigned = TRUE; break;
+    case NCZ_DATA_TYPE_USHORT: READ_AS (guint16, *u); *is_unsigned = TRUE; break;
+    case NCZ_DATA_TYPE_UINT: READ_AS (guint32, *u); *is_unsigned = TRUE; break;
+    case NCZ_DATA_TYPE_UINT64: READ_AS (guint64, *u); *is_unsigned = TRUE; break;
+    case NCZ_DATA_TYPE_FLOAT: READ_AS (float, value); *is_float = TRUE; return value;
+    case NCZ_DATA_TYPE_DOUBLE: READ_AS (double, value); *is_float = TRUE; return value;
+    default: g_assert_not_reached ();
+    }
+  return *is_unsigned ? (double) *u : (double) *i;
+}
+
+static void
+set_range_error (NczAttribute *self, gsize index, double value, const char *what,
+                 GError **error)
+{
+  g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+               "attribute '%s': value %" G_GSIZE_FORMAT " (%.17g) does not fit in %s",
+               self->name, index, value, what);
+}
 
 /**
  * ncz_attribute_get_double:
  * @self: a numeric attribute
- * @index: value index
+ * @index: value index, less than ncz_attribute_get_length()
+ * @error: return location for a #GError
  *
- * Returns: value @index converted to double
+ * Gets value @index of a numeric attribute, converted to a double (a
+ * 64-bit integer beyond 2^53 is rounded). A char attribute holds text
+ * and a string attribute strings, not numbers: for them this fails with
+ * %NCZ_DATASET_ERROR_INVALID (read them with
+ * [method@Ncz.Attribute.get_text] and [method@Ncz.Attribute.get_strings]).
+ *
+ * Returns: the value, or 0 with @error set
  * Since: 1.0
  */
 double
-ncz_attribute_get_double (NczAttribute *self, gsize index)
+ncz_attribute_get_double (NczAttribute *self, gsize index, GError **error)
 {
-  const guint8 *p;
+  gboolean is_float, is_unsigned;
+  gint64 i;
+  guint64 u;
+
   g_return_val_if_fail (NCZ_IS_ATTRIBUTE (self), 0);
-  g_return_val_if_fail (index < self->length && self->type != NCZ_DATA_TYPE_STRING, 0);
-  p = g_bytes_get_data (self->data, NULL);
-  switch (self->type)
-    {
-    case NCZ_DATA_TYPE_BYTE: GET_AS (double, gint8);
-    case NCZ_DATA_TYPE_CHAR: GET_AS (double, guint8);
-    case NCZ_DATA_TYPE_UBYTE: GET_AS (double, guint8);
-    case NCZ_DATA_TYPE_SHORT: GET_AS (double, gint16);
-    case NCZ_DATA_TYPE_USHORT: GET_AS (double, guint16);
-    case NCZ_DATA_TYPE_INT: GET_AS (double, gint32);
-    case NCZ_DATA_TYPE_UINT: GET_AS (double, guint32);
-    case NCZ_DATA_TYPE_INT64: GET_AS (double, gint64);
-    case NCZ_DATA_TYPE_UINT64: GET_AS (double, guint64);
-    case NCZ_DATA_TYPE_FLOAT: GET_AS (double, float);
-    case NCZ_DATA_TYPE_DOUBLE: GET_AS (double, double);
-    default: return 0;
-    }
+  if (!check_numeric (self, error))
+    return 0;
+  g_return_val_if_fail (index < self->length, 0);
+  return get_value (self, index, &is_float, &i, &u, &is_unsigned);
 }
 
 /**
  * ncz_attribute_get_int64:
  * @self: a numeric attribute
- * @index: value index
+ * @index: value index, less than ncz_attribute_get_length()
+ * @error: return location for a #GError
  *
- * Returns: value @index converted to a signed 64-bit integer
+ * Gets value @index of a numeric attribute, converted to a signed 64-bit
+ * integer; a floating-point value loses its fraction (it is truncated
+ * toward zero). Fails with %NCZ_DATASET_ERROR_INVALID for a value that
+ * does not fit (NaN, an infinity, a uint64 above %G_MAXINT64), and for a
+ * char or string attribute, which holds text, not numbers.
+ *
+ * Returns: the value, or 0 with @error set
  * Since: 1.0
  */
 gint64
-ncz_attribute_get_int64 (NczAttribute *self, gsize index)
+ncz_attribute_get_int64 (NczAttribute *self, gsize index, GError **error)
 {
-  const guint8 *p;
+  gboolean is_float, is_unsigned;
+  gint64 i;
+  guint64 u;
+  double d;
+
   g_return_val_if_fail (NCZ_IS_ATTRIBUTE (self), 0);
-  g_return_val_if_fail (index < self->length && self->type != NCZ_DATA_TYPE_STRING, 0);
-  p = g_bytes_get_data (self->data, NULL);
-  switch (self->type)
+  if (!check_numeric (self, error))
+    return 0;
+  g_return_val_if_fail (index < self->length, 0);
+  d = get_value (self, index, &is_float, &i, &u, &is_unsigned);
+  if (is_float)
     {
-    case NCZ_DATA_TYPE_BYTE: GET_AS (gint64, gint8);
-    case NCZ_DATA_TYPE_CHAR: GET_AS (gint64, guint8);
-    case NCZ_DATA_TYPE_UBYTE: GET_AS (gint64, guint8);
-    case NCZ_DATA_TYPE_SHORT: GET_AS (gint64, gint16);
-    case NCZ_DATA_TYPE_USHORT: GET_AS (gint64, guint16);
-    case NCZ_DATA_TYPE_INT: GET_AS (gint64, gint32);
-    case NCZ_DATA_TYPE_UINT: GET_AS (gint64, guint32);
-    case NCZ_DATA_TYPE_INT64: GET_AS (gint64, gint64);
-    case NCZ_DATA_TYPE_UINT64: GET_AS (gint64, guint64);
-    case NCZ_DATA_TYPE_FLOAT: GET_AS (gint64, float);
-    case NCZ_DATA_TYPE_DOUBLE: GET_AS (gint64, double);
-    default: return 0;
+      /* both bounds are powers of two, exact as doubles; NaN fails both */
+      if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+        {
+          set_range_error (self, index, d, "a signed 64-bit integer", error);
+          return 0;
+        }
+      return (gint64) d;
     }
+  if (is_unsigned)
+    {
+      if (u > (guint64) G_MAXINT64)
+        {
+          set_range_error (self, index, d, "a signed 64-bit integer", error);
+          return 0;
+        }
+      return (gint64) u;
+    }
+  return i;
 }
 
 /**
  * ncz_attribute_get_uint64:
  * @self: a numeric attribute
- * @index: value index
+ * @index: value index, less than ncz_attribute_get_length()
+ * @error: return location for a #GError
  *
- * Returns: value @index converted to an unsigned 64-bit integer
+ * Gets value @index of a numeric attribute, converted to an unsigned
+ * 64-bit integer; a floating-point value loses its fraction (it is
+ * truncated toward zero). Fails with %NCZ_DATASET_ERROR_INVALID for a
+ * value that does not fit (a negative number, NaN, an infinity), and for
+ * a char or string attribute, which holds text, not numbers.
+ *
+ * Returns: the value, or 0 with @error set
  * Since: 1.0
  */
 guint64
-ncz_attribute_get_uint64 (NczAttribute *self, gsize index)
+ncz_attribute_get_uint64 (NczAttribute *self, gsize index, GError **error)
 {
-  const guint8 *p;
+  gboolean is_float, is_unsigned;
+  gint64 i;
+  guint64 u;
+  double d;
+
   g_return_val_if_fail (NCZ_IS_ATTRIBUTE (self), 0);
-  g_return_val_if_fail (index < self->length && self->type != NCZ_DATA_TYPE_STRING, 0);
-  p = g_bytes_get_data (self->data, NULL);
-  switch (self->type)
+  if (!check_numeric (self, error))
+    return 0;
+  g_return_val_if_fail (index < self->length, 0);
+  d = get_value (self, index, &is_float, &i, &u, &is_unsigned);
+  if (is_float)
     {
-    case NCZ_DATA_TYPE_UINT64: GET_AS (guint64, guint64);
-    case NCZ_DATA_TYPE_UINT: GET_AS (guint64, guint32);
-    case NCZ_DATA_TYPE_USHORT: GET_AS (guint64, guint16);
-    case NCZ_DATA_TYPE_UBYTE: GET_AS (guint64, guint8);
-    case NCZ_DATA_TYPE_CHAR: GET_AS (guint64, guint8);
-    default: return (guint64) ncz_attribute_get_int64 (self, index);
+      /* the integral part must fit: -0.5 reads as 0 */
+      if (!(d > -1.0 && d < 18446744073709551616.0))
+        {
+          set_range_error (self, index, d, "an unsigned 64-bit integer", error);
+          return 0;
+        }
+      return (guint64) d;
     }
+  if (!is_unsigned)
+    {
+      if (i < 0)
+        {
+          set_range_error (self, index, d, "an unsigned 64-bit integer", error);
+          return 0;
+        }
+      return (guint64) i;
+    }
+  return u;
 }
 
 /**

@@ -71,7 +71,7 @@ ncz_dataset_dispose (GObject *object)
 {
   NczDataset *self = NCZ_DATASET (object);
 
-  if (!self->closed && self->format)
+  if (!g_atomic_int_get (&self->closed) && self->format)
     {
       g_autoptr(GError) error = NULL;
       if (!ncz_dataset_close (self, NULL, &error))
@@ -142,7 +142,7 @@ ncz_dataset_check_writable (NczDataset *self, GError **error)
 {
   if (self->loading)
     return TRUE;
-  if (self->closed)
+  if (g_atomic_int_get (&self->closed))
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED,
                    "dataset '%s' is closed", ncz_url_get_original (self->url));
@@ -155,6 +155,15 @@ ncz_dataset_check_writable (NczDataset *self, GError **error)
       return FALSE;
     }
   return TRUE;
+}
+
+/* Whether the dataset was closed (or discarded): its variables' data can
+ * no longer be read or written. */
+gboolean
+ncz_dataset_is_closed (NczDataset *self)
+{
+  g_return_val_if_fail (NCZ_IS_DATASET (self), TRUE);
+  return g_atomic_int_get (&self->closed);
 }
 
 static NczDataset *
@@ -193,7 +202,7 @@ dataset_start (const char *format, NczStore *store, NczUrl *url, gboolean create
     {
       /* never write anything back for a dataset that failed to open; a
        * failed creation leaves what was at the URL as it was */
-      self->closed = TRUE;
+      g_atomic_int_set (&self->closed, TRUE);
       if (create && store)
         ncz_store_discard (store);
       return NULL;
@@ -590,7 +599,7 @@ gboolean
 ncz_dataset_is_writable (NczDataset *self)
 {
   g_return_val_if_fail (NCZ_IS_DATASET (self), FALSE);
-  return self->writable && !self->closed;
+  return self->writable && !g_atomic_int_get (&self->closed);
 }
 
 /**
@@ -610,7 +619,7 @@ ncz_dataset_sync (NczDataset *self, GCancellable *cancellable, GError **error)
 {
   gboolean ok;
   g_return_val_if_fail (NCZ_IS_DATASET (self), FALSE);
-  if (self->closed)
+  if (g_atomic_int_get (&self->closed))
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED,
                    "dataset '%s' is closed", ncz_url_get_original (self->url));
@@ -636,6 +645,12 @@ ncz_dataset_sync (NczDataset *self, GCancellable *cancellable, GError **error)
  * store does) the previous dataset stays intact until then, and stays if
  * the close fails. Closing twice is harmless.
  *
+ * Afterwards the groups, dimensions, variables and attributes you hold
+ * still describe the dataset, but no data goes through them any more:
+ * reading or writing a variable, synchronously or not, fails with
+ * %NCZ_DATASET_ERROR_CLOSED naming the dataset's URL, as does any
+ * definition.
+ *
  * Returns: %TRUE on success
  * Since: 1.0
  */
@@ -644,11 +659,11 @@ ncz_dataset_close (NczDataset *self, GCancellable *cancellable, GError **error)
 {
   gboolean ok = TRUE;
   g_return_val_if_fail (NCZ_IS_DATASET (self), FALSE);
-  if (self->closed)
+  if (g_atomic_int_get (&self->closed))
     return TRUE;
   if (self->writable)
     ok = ncz_dataset_sync (self, cancellable, error);
-  self->closed = TRUE;
+  g_atomic_int_set (&self->closed, TRUE);
   if (self->format)
     {
       if (ok)
@@ -690,9 +705,9 @@ void
 ncz_dataset_discard (NczDataset *self)
 {
   g_return_if_fail (NCZ_IS_DATASET (self));
-  if (self->closed)
+  if (g_atomic_int_get (&self->closed))
     return;
-  self->closed = TRUE;
+  g_atomic_int_set (&self->closed, TRUE);
   self->discarded = TRUE;
   if (self->format)
     ncz_format_close (self->format, self, NULL, NULL);

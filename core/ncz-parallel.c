@@ -103,6 +103,9 @@ ncz_pool_run (GThreadPool *pool, guint helpers, gpointer *items, guint n,
   job_unref (job);
 }
 
+/* NCZ_THREADS above this is taken as this */
+#define NCZ_PARALLEL_MAX_WORKERS 64
+
 static GThreadPool *pool;
 static guint n_workers;
 
@@ -113,9 +116,22 @@ ensure_pool (void)
 
   if (g_once_init_enter (&initialized))
     {
+      /* NCZ_THREADS, as NCZ_IO_DEPTH: a whole number; unset, empty, 0
+       * or anything else gives the default */
       const char *env = g_getenv ("NCZ_THREADS");
-      guint n = env ? (guint) g_ascii_strtoull (env, NULL, 10) : g_get_num_processors ();
-      n_workers = CLAMP (n, 1, 64);
+      guint64 n = 0;
+
+      if (env != NULL && *env != '\0')
+        {
+          char *end = NULL;
+
+          n = g_ascii_strtoull (env, &end, 10);
+          if (end == env || *end != '\0')
+            n = 0;
+        }
+      if (n == 0)
+        n = g_get_num_processors ();
+      n_workers = (guint) CLAMP (n, 1, NCZ_PARALLEL_MAX_WORKERS);
       /* the calling thread works too */
       if (n_workers > 1)
         pool = g_thread_pool_new (ncz_pool_job_func, NULL, n_workers - 1, FALSE, NULL);
@@ -124,7 +140,7 @@ ensure_pool (void)
 }
 
 /* The number of threads that work on one ncz_parallel_for() call
- * (NCZ_THREADS, else the number of processors). */
+ * (NCZ_THREADS, else the number of processors; at most 64). */
 guint
 ncz_parallel_get_n_workers (void)
 {

@@ -166,3 +166,57 @@ _ncz_registry_set_not_available_error (NczRegistry     *self,
                    "no plugin provides %s (searched %s)", display, path);
     }
 }
+
+/* The error for @name, a plugin name or the name of a feature, when no
+ * manifest of the search path matches it: a plugin Ncz knows of is
+ * reported as its first feature would be, and a known feature as itself
+ * (both "known but libncz-....so is not installed", with the package,
+ * as when opening a dataset needs it); anything else is not found. */
+void
+_ncz_registry_set_plugin_not_found_error (NczRegistry  *self,
+                                          const char   *name,
+                                          GError      **error)
+{
+  static const NczFeatureKind kinds[] = {
+    NCZ_FEATURE_STORE, NCZ_FEATURE_FORMAT, NCZ_FEATURE_CODEC,
+    NCZ_FEATURE_HDF5_FILTER, NCZ_FEATURE_CODEC_PROVIDER,
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (ncz_known_plugins); i++)
+    {
+      const NczKnownPlugin *known = &ncz_known_plugins[i];
+      g_auto(GStrv) provides = NULL;
+      const char *colon;
+      g_autofree char *kind_name = NULL;
+      NczFeatureKind kind;
+
+      if (strcmp (known->name, name) != 0)
+        continue;
+      provides = g_strsplit (known->provides, ";", 2);
+      colon = provides[0] != NULL ? strchr (provides[0], ':') : NULL;
+      if (colon == NULL)
+        break;
+      kind_name = g_strndup (provides[0], (gsize) (colon - provides[0]));
+      if (!ncz_feature_kind_from_string (kind_name, &kind))
+        break;
+      _ncz_registry_set_not_available_error (self, kind, colon + 1, error);
+      return;
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
+    if (find_known_feature (kinds[i], name) != NULL)
+      {
+        _ncz_registry_set_not_available_error (self, kinds[i], name, error);
+        return;
+      }
+
+  if (self->search_path[0] == NULL)
+    g_set_error (error, NCZ_PLUGIN_ERROR, NCZ_PLUGIN_ERROR_NOT_FOUND,
+                 "no plugin named or providing '%s' (the plugin search path is empty)", name);
+  else
+    {
+      g_autofree char *path = g_strjoinv (G_SEARCHPATH_SEPARATOR_S, self->search_path);
+
+      g_set_error (error, NCZ_PLUGIN_ERROR, NCZ_PLUGIN_ERROR_NOT_FOUND,
+                   "no plugin named or providing '%s' (searched %s)", name, path);
+    }
+}

@@ -150,6 +150,9 @@ G_GNUC_INTERNAL void _ncz_registry_set_not_available_error (NczRegistry *self,
                                                             NczFeatureKind kind,
                                                             const char *name,
                                                             GError **error);
+G_GNUC_INTERNAL void _ncz_registry_set_plugin_not_found_error (NczRegistry *self,
+                                                               const char *name,
+                                                               GError **error);
 /* (element-type NczFormatClaim) (transfer none): the formats of the
  * known table with their probe claims, made once. */
 G_GNUC_INTERNAL GPtrArray *_ncz_known_format_claims (void);

@@ -813,3 +813,64 @@ ncz_registry_list_plugins (NczRegistry *self)
 
   return result;
 }
+
+/**
+ * ncz_registry_find_plugin:
+ * @self: a registry
+ * @name: a plugin name (`zstd`), or the name of a feature a plugin
+ *   provides (`zlib`, `32015`, `s3`)
+ * @error: return location for a #GError
+ *
+ * Finds a plugin among the manifests of the search path, by its name
+ * first, then by the name of a feature it provides, as
+ * `ncz-inspect-1.0 NAME` does. The module is not loaded, and the plugin
+ * found may be one that cannot be used: see ncz_plugin_info_get_status().
+ *
+ * When no manifest matches, a plugin or feature Ncz knows of gives
+ * %NCZ_PLUGIN_ERROR_NOT_INSTALLED with the message opening a dataset
+ * that needs it gives ("storage driver 'zip' is known but
+ * libncz-store-zip.so is not installed (apt install ncz-plugin-zip)");
+ * any other name gives %NCZ_PLUGIN_ERROR_NOT_FOUND naming the search path.
+ *
+ * Returns: (transfer none): the plugin, owned by @self, or %NULL with
+ *   @error set
+ * Since: 1.0
+ */
+NczPluginInfo *
+ncz_registry_find_plugin (NczRegistry  *self,
+                          const char   *name,
+                          GError      **error)
+{
+  NczPluginInfo *found = NULL;
+
+  g_return_val_if_fail (NCZ_IS_REGISTRY (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  g_rec_mutex_lock (&self->lock);
+  _ncz_registry_ensure_scanned (self);
+  for (guint i = 0; found == NULL && i < self->plugins->len; i++)
+    {
+      NczPluginInfo *info = g_ptr_array_index (self->plugins, i);
+
+      if (strcmp (ncz_plugin_info_get_name (info), name) == 0)
+        found = info;
+    }
+  for (guint i = 0; found == NULL && i < self->plugins->len; i++)
+    {
+      NczPluginInfo *info = g_ptr_array_index (self->plugins, i);
+      const char * const *provides = ncz_plugin_info_get_provides (info);
+
+      for (gsize j = 0; found == NULL && provides[j] != NULL; j++)
+        {
+          const char *colon = strchr (provides[j], ':');
+
+          if (colon != NULL && strcmp (colon + 1, name) == 0)
+            found = info;
+        }
+    }
+  if (found == NULL)
+    _ncz_registry_set_plugin_not_found_error (self, name, error);
+  g_rec_mutex_unlock (&self->lock);
+
+  return found;
+}

@@ -94,14 +94,26 @@ check_slab (NczVariable *self, guint n_dims, const guint64 *start,
   return TRUE;
 }
 
+/* The format serving @self's data, or NULL with @error set when its
+ * dataset is gone or was closed: a closed dataset's data can no longer be
+ * read (@for_write: written). */
 static NczFormat *
-get_format (NczVariable *self, GError **error)
+get_format (NczVariable *self, gboolean for_write, GError **error)
 {
   NczDataset *ds = ncz_variable_get_dataset (self);
   if (ds == NULL)
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED,
                    "the dataset of variable '%s' is gone", self->name);
+      return NULL;
+    }
+  if (ncz_dataset_is_closed (ds))
+    {
+      g_autofree char *fqn = ncz_variable_get_full_name (self);
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED,
+                   "dataset '%s' is closed: variable '%s' can no longer be %s",
+                   ncz_url_get_original (ncz_dataset_get_url (ds)), fqn,
+                   for_write ? "written" : "read");
       return NULL;
     }
   return ncz_dataset_get_format (ds);
@@ -112,7 +124,7 @@ slab_read_storage (NczVariable *self, guint n_dims, const guint64 *start,
                    const guint64 *count, const gint64 *stride, guint8 *storage,
                    GCancellable *cancellable, GError **error)
 {
-  NczFormat *format = get_format (self, error);
+  NczFormat *format = get_format (self, FALSE, error);
   if (format == NULL)
     return FALSE;
   return ncz_format_read_slab (format, self, start, count, stride, storage, cancellable, error);
@@ -140,7 +152,7 @@ slab_write_storage (NczVariable *self, guint n_dims, const guint64 *start,
                     const guint8 *storage, GCancellable *cancellable,
                     GError **error)
 {
-  NczFormat *format = get_format (self, error);
+  NczFormat *format = get_format (self, TRUE, error);
   NczDataset *ds = ncz_variable_get_dataset (self);
   if (format == NULL || !ncz_dataset_check_writable (ds, error))
     return FALSE;
@@ -202,6 +214,8 @@ alloc_string_storage (NczVariable *self, guint64 n, gsize *width, GError **error
  * @error: return location for a #GError
  *
  * Reads a hyperslab. Elements never written read as the fill value.
+ * Once the variable's dataset is closed, reading fails with
+ * %NCZ_DATASET_ERROR_CLOSED naming the dataset's URL.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -224,7 +238,8 @@ ncz_variable_read (NczVariable *self,
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
   g_return_val_if_fail (n_start == 0 || start != NULL, FALSE);
   g_return_val_if_fail (n_count == 0 || count != NULL, FALSE);
-  if (!check_rank (self, n_start, n_count, stride, n_stride, &n_dims, error))
+  if (get_format (self, FALSE, error) == NULL ||
+      !check_rank (self, n_start, n_count, stride, n_stride, &n_dims, error))
     return FALSE;
   st = g_new0 (gint64, MAX (n_dims, 1));
   if (!prepare_slab (self, n_dims, start, count, stride, FALSE, buffer_size, st, &n, error))
@@ -317,6 +332,8 @@ quantized_copy (NczVariable *self, gconstpointer buffer, guint64 n, GError **err
  * @error: return location for a #GError
  *
  * Writes a hyperslab; chunks partly covered are read, modified and written.
+ * Once the variable's dataset is closed, writing fails with
+ * %NCZ_DATASET_ERROR_CLOSED naming the dataset's URL.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -339,7 +356,8 @@ ncz_variable_write (NczVariable *self,
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
   g_return_val_if_fail (n_start == 0 || start != NULL, FALSE);
   g_return_val_if_fail (n_count == 0 || count != NULL, FALSE);
-  if (!check_rank (self, n_start, n_count, stride, n_stride, &n_dims, error))
+  if (get_format (self, TRUE, error) == NULL ||
+      !check_rank (self, n_start, n_count, stride, n_stride, &n_dims, error))
     return FALSE;
   st = g_new0 (gint64, MAX (n_dims, 1));
   if (!prepare_slab (self, n_dims, start, count, stride, TRUE, buffer_size, st, &n, error))
@@ -712,6 +730,10 @@ ncz_variable_read_strings (NczVariable *self,
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
+ * Writes a hyperslab of strings. @strings must hold exactly one string
+ * per selected element: fewer or more is %NCZ_DATASET_ERROR_INVALID and
+ * nothing is written.
+ *
  * Returns: %TRUE on success
  * Since: 1.0
  */
@@ -725,6 +747,7 @@ ncz_variable_write_strings (NczVariable *self,
 {
   guint n_dims;
   guint64 n;
+  guint n_strings;
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
   g_return_val_if_fail (strings != NULL, FALSE);
   if (self->type != NCZ_DATA_TYPE_STRING)
@@ -738,11 +761,13 @@ ncz_variable_write_strings (NczVariable *self,
     return FALSE;
   g_return_val_if_fail (n_dims == 0 || (start != NULL && count != NULL), FALSE);
   n = count_elements (n_dims, count);
-  if (g_strv_length ((char **) strings) < n)
+  n_strings = g_strv_length ((char **) strings);
+  if (n_strings != n)
     {
+      g_autofree char *fqn = ncz_variable_get_full_name (self);
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
-                   "variable '%s': %u strings given for %" G_GUINT64_FORMAT " elements",
-                   self->name, g_strv_length ((char **) strings), n);
+                   "variable '%s': %u strings given for a selection of %" G_GUINT64_FORMAT
+                   " elements; nothing was written", fqn, n_strings, n);
       return FALSE;
     }
   return ncz_variable_write (self, start, n_dims, count, n_dims, stride, n_dims,

@@ -611,10 +611,14 @@ ncz_variable_set_endianness (NczVariable *self, NczEndianness endianness,
 gint64
 ncz_variable_int_attribute (NczAttribute *a)
 {
+  g_autoptr(GError) error = NULL;
+  gint64 v;
+
   if (a == NULL || ncz_attribute_get_length (a) < 1 ||
       !ncz_data_type_is_integer (ncz_attribute_get_value_type (a)))
     return -1;
-  return ncz_attribute_get_int64 (a, 0);
+  v = ncz_attribute_get_int64 (a, 0, &error);
+  return error != NULL ? -1 : v;
 }
 
 /**

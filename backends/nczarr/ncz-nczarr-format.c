@@ -472,6 +472,14 @@ nczarr_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
         }
       self->convert_pending = self->write_layout != self->layout;
       remember_metadata (self, dataset);
+      /* a root without .zgroup (as netcdf-c and Ncz open it) becomes a
+       * Zarr group at the first sync */
+      if (r.root_implicit)
+        {
+          g_mutex_lock (&self->lock);
+          g_hash_table_remove (self->written, ".zgroup");
+          g_mutex_unlock (&self->lock);
+        }
     }
   return TRUE;
 }

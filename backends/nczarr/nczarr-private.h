@@ -116,6 +116,7 @@ typedef struct {
   NczarrLayout layout;
   gboolean pure;            /* read as plain Zarr */
   gboolean netcdf_written;  /* _NCProperties found in the root */
+  gboolean root_implicit;   /* no .zgroup at the root, arrays or groups below */
   gboolean xarray;
   const char *anon_prefix;
   char *ncproperties;       /* as found, or NULL */

@@ -2165,6 +2165,7 @@ nczarr_read_dataset (NczarrReader *r, GError **error)
   if (zattrs == NULL && error && *error)
     return FALSE;
 
+  r->root_implicit = zgroup == NULL;
   if (zgroup == NULL)
     {
       gboolean children = FALSE;

@@ -480,7 +480,7 @@ nczarr_build_metadata (NczDataset *dataset, const NczarrWriteOptions *options,
   if (dm && ncz_data_type_is_integer (ncz_attribute_get_value_type (dm)) &&
       ncz_attribute_get_length (dm) >= 1)
     {
-      gint64 w = ncz_attribute_get_int64 (dm, 0);
+      gint64 w = ncz_attribute_get_int64 (dm, 0, NULL);
       if (w > 0 && w <= G_MAXINT32)
         b.default_width = (guint) w;
     }

@@ -46,11 +46,12 @@ char *ncz_attribute_get_text (NczAttribute *self, gsize *length);
 NCZ_AVAILABLE_IN_ALL
 const char * const *ncz_attribute_get_strings (NczAttribute *self);
 NCZ_AVAILABLE_IN_ALL
-double ncz_attribute_get_double (NczAttribute *self, gsize index);
+double ncz_attribute_get_double (NczAttribute *self, gsize index, GError **error);
 NCZ_AVAILABLE_IN_ALL
-gint64 ncz_attribute_get_int64 (NczAttribute *self, gsize index);
+gint64 ncz_attribute_get_int64 (NczAttribute *self, gsize index, GError **error);
 NCZ_AVAILABLE_IN_ALL
-guint64 ncz_attribute_get_uint64 (NczAttribute *self, gsize index);
+guint64 ncz_attribute_get_uint64 (NczAttribute *self, gsize index,
+                                  GError **error);
 NCZ_AVAILABLE_IN_ALL
 gboolean ncz_attribute_equal (NczAttribute *a, NczAttribute *b);
 

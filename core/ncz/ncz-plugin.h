@@ -115,4 +115,10 @@ NCZ_AVAILABLE_IN_ALL
 NczPluginInfo *ncz_registry_load_module (NczRegistry *self, const char *filename,
                                          const char *name, GError **error);
 
+/* Finding one plugin by name (ncz-inspect-1.0 NAME); documented in
+ * ncz-registry.c */
+NCZ_AVAILABLE_IN_ALL
+NczPluginInfo *ncz_registry_find_plugin (NczRegistry *self, const char *name,
+                                         GError **error);
+
 G_END_DECLS

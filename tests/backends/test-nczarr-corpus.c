@@ -138,16 +138,16 @@ check_types (NczDataset *ds, gboolean v493)
 
   a = ncz_variable_get_attribute (vi, "a_byte");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_BYTE);
-  g_assert_cmpint (ncz_attribute_get_int64 (a, 1), ==, -2);
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 1, NULL), ==, -2);
   a = ncz_variable_get_attribute (vi, "a_uint64");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_UINT64);
-  g_assert_cmpuint (ncz_attribute_get_uint64 (a, 0), ==, G_GUINT64_CONSTANT (18000000000000000000));
+  g_assert_cmpuint (ncz_attribute_get_uint64 (a, 0, NULL), ==, G_GUINT64_CONSTANT (18000000000000000000));
   a = ncz_variable_get_attribute (vi, "a_float");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_FLOAT);
-  g_assert_true (isnan (ncz_attribute_get_double (a, 1)));
+  g_assert_true (isnan (ncz_attribute_get_double (a, 1, NULL)));
   a = ncz_variable_get_attribute (vi, "a_double");
-  g_assert_cmpfloat (ncz_attribute_get_double (a, 0), ==, 3.14159);
-  g_assert_true (isinf (ncz_attribute_get_double (a, 1)));
+  g_assert_cmpfloat (ncz_attribute_get_double (a, 0, NULL), ==, 3.14159);
+  g_assert_true (isinf (ncz_attribute_get_double (a, 1, NULL)));
   assert_text_attr (ncz_variable_get_attribute (vi, "a_char"), "hello");
   assert_text_attr (ncz_variable_get_attribute (vi, "a_empty"), "");
   assert_text_attr (ncz_variable_get_attribute (vi, "a_json"), "{\"k\": [1,2,{\"z\": null}]}");
@@ -397,7 +397,7 @@ test_gen493_misc (void)
   OPEN_OK (o, "generated/gen493/dfill2.file.zip", "dfill2.file", "nczarr,file");
   g_assert_true (ncz_variable_has_user_fill_value (nczt_var (o.ds, "v")));
   a = ncz_variable_get_attribute (nczt_var (o.ds, "v"), "pi");
-  g_assert_cmpfloat (ncz_attribute_get_double (a, 0), ==, 3.14159);
+  g_assert_cmpfloat (ncz_attribute_get_double (a, 0, NULL), ==, 3.14159);
   close_store (&o);
 }
 
@@ -488,7 +488,7 @@ check_oldformat (NczDataset *ds, const char *lat_dim, const char *lon_dim)
   assert_text_attr (ncz_variable_get_attribute (nczt_var (ds, "lat"), "lat_attr"), "latitude");
   assert_text_attr (ncz_variable_get_attribute (p, "pos_attr"), "latXlon");
   a = ncz_group_get_attribute (ncz_group_get_group (ncz_dataset_get_root_group (ds), "g1"), "g1_attr");
-  g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 17);
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 0, NULL), ==, 17);
   g_assert_true (ncz_variable_get_dimension (p, 0) == nczt_dim (ds, lat_dim));
   g_assert_true (ncz_variable_get_dimension (p, 1) == nczt_dim (ds, lon_dim));
   nczt_read_all (p, pos, sizeof pos);
@@ -571,7 +571,7 @@ test_ref_power (void)
   a = ncz_variable_get_attribute (v, "valid_range");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_DOUBLE);
   g_assert_cmpuint (ncz_attribute_get_length (a), ==, 2);
-  g_assert_cmpfloat (ncz_attribute_get_double (a, 0), ==, -999999986991104.0);
+  g_assert_cmpfloat (ncz_attribute_get_double (a, 0, NULL), ==, -999999986991104.0);
   assert_text_attr (ncz_variable_get_attribute (v, "units"), "1");
   g_assert_nonnull (nczt_var (o.ds, "FROCEAN"));
   {
@@ -594,10 +594,10 @@ test_ref_quotes (void)
   g_assert_cmpuint (ncz_dimension_get_length (nczt_dim (o.ds, "time")), ==, 10);
   a = ncz_variable_get_attribute (v, "ID");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_INT);
-  g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 68);
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 0, NULL), ==, 68);
   a = ncz_variable_get_attribute (v, "esa_cci_path");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_DOUBLE);
-  g_assert_true (isnan (ncz_attribute_get_double (a, 0)));
+  g_assert_true (isnan (ncz_attribute_get_double (a, 0, NULL)));
   text = nczt_attr_text (ncz_variable_get_attribute (v, "orig_attrs"));
   g_assert_true (g_str_has_prefix (text, "{'comment': 'Grid cell"));
   g_assert_nonnull (strstr (text, "\"ESA DUE Globsnow"));

@@ -135,7 +135,7 @@ attr_value (NczAttribute *a)
       return g_strndup (p, n);
     }
   g_assert_cmpuint (ncz_attribute_get_length (a), ==, 1);
-  return g_strdup_printf ("%" G_GINT64_FORMAT, ncz_attribute_get_int64 (a, 0));
+  return g_strdup_printf ("%" G_GINT64_FORMAT, ncz_attribute_get_int64 (a, 0, NULL));
 }
 
 /* The backend's virtual attributes of @v as "name=value;" text */

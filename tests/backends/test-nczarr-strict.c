@@ -436,19 +436,19 @@ test_good_types (void)
   g_assert_cmpstr (t, ==, "[1,2,3]");
   a = ncz_variable_get_attribute (v, "f");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_FLOAT);
-  g_assert_true (isnan (ncz_attribute_get_double (a, 0)));
+  g_assert_true (isnan (ncz_attribute_get_double (a, 0, NULL)));
   a = ncz_variable_get_attribute (v, "d");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_DOUBLE);
-  g_assert_true (isinf (ncz_attribute_get_double (a, 1)));
-  g_assert_cmpfloat (ncz_attribute_get_double (a, 2), ==, -2.5);
+  g_assert_true (isinf (ncz_attribute_get_double (a, 1, NULL)));
+  g_assert_cmpfloat (ncz_attribute_get_double (a, 2, NULL), ==, -2.5);
   a = ncz_variable_get_attribute (v, "s");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_STRING);
   g_assert_cmpuint (ncz_attribute_get_length (a), ==, 2);
   a = ncz_variable_get_attribute (v, "u8");
-  g_assert_cmpuint (ncz_attribute_get_uint64 (a, 0), ==, G_MAXUINT64);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (a, 0, NULL), ==, G_MAXUINT64);
   a = ncz_variable_get_attribute (v, "i1");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_BYTE);
-  g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, -128);
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 0, NULL), ==, -128);
   a = ncz_variable_get_attribute (v, "j");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_CHAR);
   a = ncz_variable_get_attribute (v, "e");
@@ -456,7 +456,7 @@ test_good_types (void)
   g_assert_cmpuint (ncz_attribute_get_length (a), ==, 0);
   a = ncz_variable_get_attribute (v, "v1");   /* NCZarr V1 code 4: int */
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_INT);
-  g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 7);
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 0, NULL), ==, 7);
 }
 
 /* Read as plain Zarr (mode=zarr), a types map that is not well formed
@@ -475,7 +475,7 @@ test_pure_ignores_bad_types_map (void)
   g_assert_no_error (error);
   a = ncz_group_get_attribute (ncz_dataset_get_root_group (ds), "n");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_INT);
-  g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 5);
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 0, NULL), ==, 5);
   g_clear_object (&ds);
 
   /* with a superblock the store is NCZarr: the same map is refused */
@@ -637,6 +637,88 @@ test_metadata_errors_name_json_key (void)
   }
 }
 
+/* The root of the store: a Zarr group; or no .zgroup but arrays or
+ * groups below it, opened as netcdf-c opens it (xarray wrote such stores,
+ * netcdf-c's ref_power_901_constants) and made a group by the first
+ * write; a single array at the root is refused, and so is a store with
+ * no Zarr object at the root or below it. */
+#define ZARRAY_PLAIN "{\"zarr_format\": 2, \"shape\": [3], \"dtype\": \"<i4\", \"chunks\": [3], " \
+  "\"fill_value\": 0, \"order\": \"C\", \"compressor\": null, \"filters\": null}"
+#define PURE_URL "file:///unused#mode=zarr,file"
+
+static void
+test_root_implicit_group (void)
+{
+  g_autoptr(NczMemoryStore) store = ncz_memory_store_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = NULL;
+  g_autoptr(NczDataset) again = NULL;
+  g_autofree char *zgroup = NULL;
+  NczGroup *sub;
+  gint32 back[3] = { 0 };
+  const gint32 vals[] = { 1, 2, 3 };
+
+  nczt_put (store, "sub/.zgroup", "{\"zarr_format\": 2}");
+  nczt_put (store, "sub/a/.zarray", ZARRAY_PLAIN);
+  nczt_put (store, "sub/a/.zattrs", "{\"_ARRAY_DIMENSIONS\": [\"x\"]}");
+  nczt_put_bytes (store, "sub/a/0", vals, sizeof vals);
+
+  /* read-only: opened, nothing written */
+  ds = nczt_open_mem (store, "mode=zarr,file", NCZ_OPEN_READ, &error);
+  g_assert_no_error (error);
+  sub = ncz_group_get_group (ncz_dataset_get_root_group (ds), "sub");
+  g_assert_nonnull (sub);
+  nczt_read_all (nczt_var (ds, "/sub/a"), back, sizeof back);
+  g_assert_cmpmem (back, sizeof back, vals, sizeof vals);
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_null (nczt_get (store, ".zgroup"));
+  g_clear_object (&ds);
+
+  /* opened for writing, it becomes a group */
+  ds = nczt_open_mem (store, "mode=zarr,file", NCZ_OPEN_WRITE, &error);
+  g_assert_no_error (error);
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_assert_no_error (error);
+  zgroup = nczt_get (store, ".zgroup");
+  g_assert_nonnull (zgroup);
+  g_assert_nonnull (strstr (zgroup, "\"zarr_format\": 2"));
+  again = nczt_open_mem (store, "mode=zarr,file", NCZ_OPEN_READ, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (nczt_var (again, "/sub/a"));
+}
+
+static void
+test_root_refused (void)
+{
+  {
+    g_autoptr(NczMemoryStore) store = ncz_memory_store_new ();
+    g_autoptr(GError) error = NULL;
+    g_autoptr(NczDataset) ds = NULL;
+    const char *needles[] = { PURE_URL ": ", ".zarray", "the root of the store is a Zarr array",
+                              NULL };
+
+    nczt_put (store, ".zarray", ZARRAY_PLAIN);
+    ds = nczt_open_mem (store, "mode=zarr,file", NCZ_OPEN_READ, &error);
+    g_assert_null (ds);
+    g_assert_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED);
+    assert_message (error, needles);
+  }
+  {
+    g_autoptr(NczMemoryStore) store = ncz_memory_store_new ();
+    g_autoptr(GError) error = NULL;
+    g_autoptr(NczDataset) ds = NULL;
+    const char *needles[] = { PURE_URL ": ", "no Zarr group or array at the root", NULL };
+
+    nczt_put (store, "notes.txt", "not Zarr");
+    nczt_put (store, "dir/readme", "not Zarr either");
+    ds = nczt_open_mem (store, "mode=zarr,file", NCZ_OPEN_READ, &error);
+    g_assert_null (ds);
+    g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_NOT_NCZ);
+    assert_message (error, needles);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -669,5 +751,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nczarr-strict/json-text-roundtrip", test_json_text_roundtrip);
   g_test_add_func ("/nczarr-strict/errors/chunk-url", test_chunk_errors_name_url);
   g_test_add_func ("/nczarr-strict/errors/json-key", test_metadata_errors_name_json_key);
+  g_test_add_func ("/nczarr-strict/root/implicit-group", test_root_implicit_group);
+  g_test_add_func ("/nczarr-strict/root/refused", test_root_refused);
   return g_test_run ();
 }

@@ -158,10 +158,10 @@ test_pure_fill_value_read (void)
   a = ncz_variable_get_attribute (nczt_var (ds, "i"), "_FillValue");
   g_assert_nonnull (a);
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_SHORT);
-  g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, -9999);
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 0, NULL), ==, -9999);
   a = ncz_variable_get_attribute (nczt_var (ds, "f"), "_FillValue");
   g_assert_nonnull (a);
-  g_assert_true (isnan (ncz_attribute_get_double (a, 0)));
+  g_assert_true (isnan (ncz_attribute_get_double (a, 0, NULL)));
   g_assert_null (ncz_variable_get_attribute (nczt_var (ds, "n"), "_FillValue"));
   g_assert_true (ncz_variable_get_no_fill (nczt_var (ds, "n")));
 }
@@ -262,7 +262,8 @@ test_pure_fill_value_write (void)
       back = nczt_open_mem (store, fragments[f], NCZ_OPEN_READ, &error);
       g_assert_no_error (error);
       g_assert_cmpint (ncz_attribute_get_int64 (ncz_variable_get_attribute (nczt_var (back, "i"),
-                                                                           "_FillValue"), 0), ==, -9999);
+                                                                           "_FillValue"),
+                                                0, NULL), ==, -9999);
     }
 }
 

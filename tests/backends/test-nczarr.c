@@ -685,27 +685,27 @@ test_attributes_roundtrip (void)
         NczAttribute *a;
         a = ncz_group_get_attribute (root, "a_byte");
         g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_BYTE);
-        g_assert_cmpint (ncz_attribute_get_int64 (a, 1), ==, -2);
+        g_assert_cmpint (ncz_attribute_get_int64 (a, 1, NULL), ==, -2);
         a = ncz_group_get_attribute (root, "a_ubyte");
         g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_UBYTE);
         a = ncz_group_get_attribute (root, "a_ushort");
         g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_USHORT);
-        g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 65535);
+        g_assert_cmpint (ncz_attribute_get_int64 (a, 0, NULL), ==, 65535);
         a = ncz_group_get_attribute (root, "a_uint");
         g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_UINT);
         a = ncz_group_get_attribute (root, "a_int64");
-        g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, i64);
+        g_assert_cmpint (ncz_attribute_get_int64 (a, 0, NULL), ==, i64);
         a = ncz_group_get_attribute (root, "a_uint64");
         g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_UINT64);
-        g_assert_cmpuint (ncz_attribute_get_uint64 (a, 0), ==, u64);
+        g_assert_cmpuint (ncz_attribute_get_uint64 (a, 0, NULL), ==, u64);
         a = ncz_group_get_attribute (root, "a_float");
         g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_FLOAT);
-        g_assert_cmpfloat (ncz_attribute_get_double (a, 0), ==, 1.5);
-        g_assert_true (isnan (ncz_attribute_get_double (a, 1)));
-        g_assert_cmpfloat (ncz_attribute_get_double (a, 2), ==, (double) 0.1f);
+        g_assert_cmpfloat (ncz_attribute_get_double (a, 0, NULL), ==, 1.5);
+        g_assert_true (isnan (ncz_attribute_get_double (a, 1, NULL)));
+        g_assert_cmpfloat (ncz_attribute_get_double (a, 2, NULL), ==, (double) 0.1f);
         a = ncz_group_get_attribute (root, "a_double");
-        g_assert_cmpfloat (ncz_attribute_get_double (a, 0), ==, 3.14159265358979);
-        g_assert_true (isinf (ncz_attribute_get_double (a, 2)) && ncz_attribute_get_double (a, 2) < 0);
+        g_assert_cmpfloat (ncz_attribute_get_double (a, 0, NULL), ==, 3.14159265358979);
+        g_assert_true (isinf (ncz_attribute_get_double (a, 2, NULL)) && ncz_attribute_get_double (a, 2, NULL) < 0);
         a = ncz_group_get_attribute (root, "a_strings");
         g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_STRING);
         g_assert_cmpuint (ncz_attribute_get_length (a), ==, 2);
@@ -1386,8 +1386,8 @@ test_pure_attribute_inference (void)
           g_assert_cmpstr (t, ==, expect[i].text);
         }
     }
-  g_assert_cmpfloat (ncz_attribute_get_double (ncz_group_get_attribute (root, "mixednum"), 1), ==, 2.5);
-  g_assert_cmpuint (ncz_attribute_get_uint64 (ncz_group_get_attribute (root, "u64"), 0), ==, G_MAXUINT64);
+  g_assert_cmpfloat (ncz_attribute_get_double (ncz_group_get_attribute (root, "mixednum"), 1, NULL), ==, 2.5);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (ncz_group_get_attribute (root, "u64"), 0, NULL), ==, G_MAXUINT64);
 }
 
 

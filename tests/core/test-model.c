@@ -1,5 +1,6 @@
 /* Tests of the data model and the chunk engine, with the test format
  * backend (test-format.c) that keeps chunks in an NczMemoryStore. */
+#include <math.h>
 #include <string.h>
 
 #include <ncz/ncz.h>
@@ -119,7 +120,7 @@ test_define (void)
   g_assert_cmpstr (ncz_attribute_get_name (attrs->pdata[0]), ==, "units");
   g_autofree char *t = ncz_attribute_get_text (attrs->pdata[0], NULL);
   g_assert_cmpstr (t, ==, "degC");
-  g_assert_cmpint (ncz_attribute_get_int64 (attrs->pdata[1], 2), ==, 3);
+  g_assert_cmpint (ncz_attribute_get_int64 (attrs->pdata[1], 2, NULL), ==, 3);
   g_assert_false (ncz_variable_remove_attribute (v, "nope", &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_NOT_FOUND);
   g_clear_error (&error);
@@ -129,7 +130,7 @@ test_define (void)
   g_autoptr(GBytes) fb = g_bytes_new (&fv, sizeof fv);
   g_assert_true (ncz_variable_set_fill_value (v, fb, &error));
   g_assert_nonnull (ncz_variable_get_attribute (v, "_FillValue"));
-  g_assert_cmpfloat (ncz_attribute_get_double (ncz_variable_get_attribute (v, "_FillValue"), 0), ==, -999.0);
+  g_assert_cmpfloat (ncz_attribute_get_double (ncz_variable_get_attribute (v, "_FillValue"), 0, NULL), ==, -999.0);
   g_autoptr(NczAttribute) wrong = ncz_attribute_new_values ("_FillValue", NCZ_DATA_TYPE_INT, vals, 1, NULL);
   g_assert_false (ncz_variable_set_attribute (v, wrong, &error));
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
@@ -329,6 +330,21 @@ test_scalar_and_strings (void)
   g_clear_error (&error);
   g_assert_true (ncz_variable_write_strings (s, &st, 1, &ct, 1, NULL, 0, in, NULL, &error));
   g_assert_no_error (error);
+  /* one string per selected element: more or fewer writes nothing */
+  {
+    const char *more[] = { "b", "c", "d", "e", NULL };
+    const char *fewer[] = { "b", "c", NULL };
+
+    g_assert_false (ncz_variable_write_strings (s, &st, 1, &ct, 1, NULL, 0, more, NULL, &error));
+    g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+    g_assert_nonnull (strstr (error->message, "'/s'"));
+    g_assert_nonnull (strstr (error->message, "4 strings given for a selection of 3 elements"));
+    g_clear_error (&error);
+    g_assert_false (ncz_variable_write_strings (s, &st, 1, &ct, 1, NULL, 0, fewer, NULL, &error));
+    g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+    g_assert_nonnull (strstr (error->message, "2 strings given for a selection of 3 elements"));
+    g_clear_error (&error);
+  }
   guint64 s0 = 0, c5 = 5;
   g_auto(GStrv) out = ncz_variable_read_strings (s, &s0, 1, &c5, 1, NULL, 0, NULL, &error);
   g_assert_no_error (error);
@@ -338,6 +354,84 @@ test_scalar_and_strings (void)
   g_assert_cmpstr (out[3], ==, "");
   g_assert_cmpstr (out[4], ==, "");
   g_assert_null (out[5]);
+}
+
+/* The numeric getters read numbers: a char or string attribute is an
+ * error naming the attribute, as is a value the result cannot hold. */
+static void
+test_attribute_getters (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczAttribute) title = ncz_attribute_new_text ("title", "Numbers", -1);
+  const char *names[] = { "a", "bc", NULL };
+  g_autoptr(NczAttribute) strings = ncz_attribute_new_strings ("names", names, -1);
+  double dv[] = { 1.75, -1.75, 1e30, NAN, -0.5 };
+  g_autoptr(NczAttribute) doubles = ncz_attribute_new_values ("d", NCZ_DATA_TYPE_DOUBLE, dv,
+                                                              G_N_ELEMENTS (dv), NULL);
+  guint64 uv[] = { G_MAXUINT64, 7 };
+  g_autoptr(NczAttribute) u64 = ncz_attribute_new_values ("u", NCZ_DATA_TYPE_UINT64, uv, 2, NULL);
+  gint8 bv[] = { -3, 4 };
+  g_autoptr(NczAttribute) bytes = ncz_attribute_new_values ("b", NCZ_DATA_TYPE_BYTE, bv, 2, NULL);
+
+  /* text: not 78.0 ('N') */
+  g_assert_cmpfloat (ncz_attribute_get_double (title, 0, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "'title'"));
+  g_assert_nonnull (strstr (error->message, "ncz_attribute_get_text()"));
+  g_clear_error (&error);
+  g_assert_cmpint (ncz_attribute_get_int64 (title, 0, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (title, 1, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+
+  /* strings */
+  g_assert_cmpfloat (ncz_attribute_get_double (strings, 0, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "'names'"));
+  g_assert_nonnull (strstr (error->message, "ncz_attribute_get_strings()"));
+  g_clear_error (&error);
+  g_assert_cmpint (ncz_attribute_get_int64 (strings, 1, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (strings, 0, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+
+  /* numbers convert, fractions truncated toward zero */
+  g_assert_cmpfloat (ncz_attribute_get_double (doubles, 0, &error), ==, 1.75);
+  g_assert_no_error (error);
+  g_assert_cmpint (ncz_attribute_get_int64 (doubles, 0, &error), ==, 1);
+  g_assert_cmpint (ncz_attribute_get_int64 (doubles, 1, &error), ==, -1);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (doubles, 0, &error), ==, 1);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (doubles, 4, &error), ==, 0);
+  g_assert_no_error (error);
+  g_assert_cmpint (ncz_attribute_get_int64 (bytes, 0, &error), ==, -3);
+  g_assert_cmpfloat (ncz_attribute_get_double (bytes, 0, &error), ==, -3.0);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (bytes, 1, &error), ==, 4);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (u64, 0, &error), ==, G_MAXUINT64);
+  g_assert_cmpfloat (ncz_attribute_get_double (u64, 0, &error), ==, 18446744073709551616.0);
+  g_assert_cmpint (ncz_attribute_get_int64 (u64, 1, &error), ==, 7);
+  g_assert_no_error (error);
+
+  /* values the result cannot hold */
+  g_assert_cmpint (ncz_attribute_get_int64 (doubles, 2, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "'d'"));
+  g_clear_error (&error);
+  g_assert_cmpint (ncz_attribute_get_int64 (doubles, 3, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (doubles, 1, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_cmpint (ncz_attribute_get_int64 (u64, 0, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (bytes, 0, &error), ==, 0);
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID);
+  g_clear_error (&error);
 }
 
 static void
@@ -371,6 +465,81 @@ test_unlimited_and_readonly (void)
   g_clear_error (&error);
   g_assert_true (ncz_dataset_close (ds, NULL, &error));
   g_assert_cmpuint (filter_test_format_n_syncs (), ==, syncs + 1);
+}
+
+static void
+on_closed_read_done (GObject *source, GAsyncResult *res, gpointer user_data)
+{
+  GError **out = user_data;
+  g_autoptr(GBytes) b = ncz_variable_read_bytes_finish (NCZ_VARIABLE (source), res, out);
+  g_assert_null (b);
+  g_assert_nonnull (*out);
+}
+
+static void
+assert_closed_error (GError **error, const char *variable)
+{
+  g_autofree char *name = g_strdup_printf ("variable '%s'", variable);
+
+  g_assert_error (*error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED);
+  g_assert_nonnull (strstr ((*error)->message, "'file:///unused#mode=nczarr,file&format=ftest'"));
+  g_assert_nonnull (strstr ((*error)->message, name));
+  g_clear_error (error);
+}
+
+/* After ncz_dataset_close() no data goes through the objects still held:
+ * every read and write fails naming the dataset's URL and the variable;
+ * the metadata stays. */
+static void
+test_closed_data (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = new_dataset (NULL);
+  NczGroup *root = ncz_dataset_get_root_group (ds);
+  NczDimension *x = ncz_group_add_dimension (root, "x", 4, FALSE, NULL);
+  NczVariable *v = ncz_group_add_variable (root, "v", NCZ_DATA_TYPE_INT, 1, &x, &error);
+  NczVariable *s = ncz_group_add_variable (root, "s", NCZ_DATA_TYPE_STRING, 1, &x, &error);
+  gint32 vals[] = { 1, 2, 3, 4 }, back[4] = { 0 };
+  const char *strs[] = { "a", "b", "c", "d", NULL };
+  guint64 start = 0, count = 4, none = 0;
+  g_autoptr(GBytes) in = g_bytes_new (vals, sizeof vals);
+  g_autoptr(GBytes) out = NULL;
+  g_auto(GStrv) got = NULL;
+  GError *async_error = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (ncz_variable_write (v, &start, 1, &count, 1, NULL, 0, vals, sizeof vals, NULL, &error));
+  g_assert_true (ncz_variable_write_strings (s, &start, 1, &count, 1, NULL, 0, strs, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (ncz_dataset_close (ds, NULL, &error));
+  g_assert_no_error (error);
+
+  g_assert_false (ncz_variable_read (v, &start, 1, &count, 1, NULL, 0, back, sizeof back, NULL, &error));
+  assert_closed_error (&error, "/v");
+  g_assert_cmpint (back[0], ==, 0);
+  g_assert_false (ncz_variable_read (v, &start, 1, &none, 1, NULL, 0, back, 0, NULL, &error));
+  assert_closed_error (&error, "/v");
+  out = ncz_variable_read_bytes (v, &start, 1, &count, 1, NULL, 0, NULL, &error);
+  g_assert_null (out);
+  assert_closed_error (&error, "/v");
+  got = ncz_variable_read_strings (s, &start, 1, &count, 1, NULL, 0, NULL, &error);
+  g_assert_null (got);
+  assert_closed_error (&error, "/s");
+  g_assert_false (ncz_variable_write (v, &start, 1, &count, 1, NULL, 0, vals, sizeof vals, NULL, &error));
+  assert_closed_error (&error, "/v");
+  g_assert_false (ncz_variable_write_bytes (v, &start, 1, &count, 1, NULL, 0, in, NULL, &error));
+  assert_closed_error (&error, "/v");
+  g_assert_false (ncz_variable_write_strings (s, &start, 1, &count, 1, NULL, 0, strs, NULL, &error));
+  assert_closed_error (&error, "/s");
+  ncz_variable_read_bytes_async (v, &start, 1, &count, 1, NULL, 0, NULL, on_closed_read_done,
+                                 &async_error);
+  while (async_error == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  assert_closed_error (&async_error, "/v");
+
+  /* the metadata is still there */
+  g_assert_cmpuint (ncz_dimension_get_length (x), ==, 4);
+  g_assert_cmpint (ncz_variable_get_value_type (s), ==, NCZ_DATA_TYPE_STRING);
 }
 
 static void
@@ -507,6 +676,7 @@ main (int argc, char **argv)
   filter_test_format_register ();
   g_test_add_func ("/model/types", test_types);
   g_test_add_func ("/model/define", test_define);
+  g_test_add_func ("/model/attribute/numeric-getters", test_attribute_getters);
   g_test_add_func ("/model/slab/roundtrip", test_slab_roundtrip);
   g_test_add_func ("/model/slab/random", test_slab_large_random);
   g_test_add_func ("/model/slab/error-stops", test_slab_error_stops);
@@ -514,5 +684,6 @@ main (int argc, char **argv)
   g_test_add_func ("/model/scalar-and-strings", test_scalar_and_strings);
   g_test_add_func ("/model/unlimited-and-close", test_unlimited_and_readonly);
   g_test_add_func ("/model/async-read", test_async_read);
+  g_test_add_func ("/model/closed-data", test_closed_data);
   return g_test_run ();
 }

@@ -148,7 +148,7 @@ test_duplicates (void)
     g_assert_cmpuint (attrs->len, ==, 3);
     g_assert_true (g_ptr_array_index (attrs, 1) == a4);
     g_assert_true (ncz_group_get_attribute (root, CAFE_NFC) == a4);
-    g_assert_cmpfloat (ncz_attribute_get_double (ncz_group_get_attribute (root, CAFE_NFD), 0),
+    g_assert_cmpfloat (ncz_attribute_get_double (ncz_group_get_attribute (root, CAFE_NFD), 0, NULL),
                        ==, 4.0);
   }
 }
@@ -294,12 +294,12 @@ test_many (void)
           if (i % 3 == 0)
             {
               /* removed, then set again: at the end */
-              g_assert_cmpfloat (ncz_attribute_get_double (a, 0), ==, -(double) i);
+              g_assert_cmpfloat (ncz_attribute_get_double (a, 0, NULL), ==, -(double) i);
               continue;
             }
           /* kept, or replaced in place */
           g_assert_true (g_ptr_array_index (attrs, k) == a);
-          g_assert_cmpfloat (ncz_attribute_get_double (a, 0), ==,
+          g_assert_cmpfloat (ncz_attribute_get_double (a, 0, NULL), ==,
                              i % 5 == 0 ? -(double) i : (double) i);
           k++;
         }

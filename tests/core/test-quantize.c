@@ -292,7 +292,7 @@ attr_int (NczVariable *v, const char *name)
   NczAttribute *a = ncz_variable_get_attribute (v, name);
   g_assert_nonnull (a);
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_INT);
-  return ncz_attribute_get_int64 (a, 0);
+  return ncz_attribute_get_int64 (a, 0, NULL);
 }
 
 static void

@@ -112,7 +112,7 @@ test_constants (void)
 
   a = global_attr (ds, "b");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_BYTE);
-  g_assert_cmpint (ncz_attribute_get_int64 (a, 1), ==, -2);
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 1, NULL), ==, -2);
   g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "ub")), ==, NCZ_DATA_TYPE_UBYTE);
   g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "s")), ==, NCZ_DATA_TYPE_SHORT);
   g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "us")), ==, NCZ_DATA_TYPE_USHORT);
@@ -121,18 +121,18 @@ test_constants (void)
   g_assert_cmpint (ncz_attribute_get_value_type (global_attr (ds, "ll")), ==, NCZ_DATA_TYPE_INT64);
   a = global_attr (ds, "ull");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_UINT64);
-  g_assert_cmpuint (ncz_attribute_get_uint64 (a, 1), ==, G_MAXUINT64);
+  g_assert_cmpuint (ncz_attribute_get_uint64 (a, 1, NULL), ==, G_MAXUINT64);
   a = global_attr (ds, "f");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_FLOAT);
-  g_assert_cmpfloat (ncz_attribute_get_double (a, 0), ==, 5.0);
-  g_assert_true (isnan (ncz_attribute_get_double (a, 2)));
-  g_assert_true (isinf (ncz_attribute_get_double (a, 3)) && ncz_attribute_get_double (a, 3) < 0);
+  g_assert_cmpfloat (ncz_attribute_get_double (a, 0, NULL), ==, 5.0);
+  g_assert_true (isnan (ncz_attribute_get_double (a, 2, NULL)));
+  g_assert_true (isinf (ncz_attribute_get_double (a, 3, NULL)) && ncz_attribute_get_double (a, 3, NULL) < 0);
   a = global_attr (ds, "d");
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_DOUBLE);
-  g_assert_cmpfloat (ncz_attribute_get_double (a, 0), ==, 1e30);
-  g_assert_true (isnan (ncz_attribute_get_double (a, 1)));
-  g_assert_true (isinf (ncz_attribute_get_double (a, 3)) && ncz_attribute_get_double (a, 3) < 0);
-  g_assert_cmpfloat (ncz_attribute_get_double (a, 5), ==, 0.5);
+  g_assert_cmpfloat (ncz_attribute_get_double (a, 0, NULL), ==, 1e30);
+  g_assert_true (isnan (ncz_attribute_get_double (a, 1, NULL)));
+  g_assert_true (isinf (ncz_attribute_get_double (a, 3, NULL)) && ncz_attribute_get_double (a, 3, NULL) < 0);
+  g_assert_cmpfloat (ncz_attribute_get_double (a, 5, NULL), ==, 0.5);
   {
     g_autofree char *t = ncz_attribute_get_text (global_attr (ds, "txt"), NULL);
     g_assert_cmpstr (t, ==, "a\tb\n\"q\"\\AB");
@@ -143,7 +143,7 @@ test_constants (void)
   }
   a = global_attr (ds, "chars");   /* ncgen: character constants make bytes */
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_BYTE);
-  g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 'a');
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 0, NULL), ==, 'a');
 }
 
 static void
@@ -184,7 +184,7 @@ test_inference (void)
                  ncz_data_type_get_name (expect[i].type));
     }
   g_assert_cmpint (ncz_attribute_get_length (global_attr (ds, "s1")), ==, 2);
-  g_assert_cmpint (ncz_attribute_get_int64 (global_attr (ds, "s5"), 1), ==, 44);
+  g_assert_cmpint (ncz_attribute_get_int64 (global_attr (ds, "s5"), 1, NULL), ==, 44);
 }
 
 /* ---- data ---- */
@@ -339,7 +339,7 @@ assert_float_attr (NczVariable *v, const char *name, const float *want, guint n)
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_FLOAT);
   g_assert_cmpuint (ncz_attribute_get_length (a), ==, n);
   for (guint i = 0; i < n; i++)
-    assert_float_bits ((float) ncz_attribute_get_double (a, i), want[i], name, i);
+    assert_float_bits ((float) ncz_attribute_get_double (a, i, NULL), want[i], name, i);
 }
 
 static void
@@ -350,7 +350,7 @@ assert_double_attr (NczVariable *v, const char *name, const double *want, guint 
   g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_DOUBLE);
   g_assert_cmpuint (ncz_attribute_get_length (a), ==, n);
   for (guint i = 0; i < n; i++)
-    assert_double_bits (ncz_attribute_get_double (a, i), want[i], name, i);
+    assert_double_bits (ncz_attribute_get_double (a, i, NULL), want[i], name, i);
 }
 
 static void
@@ -403,15 +403,15 @@ test_constants_extremes (void)
         g_assert_cmpint (ncz_attribute_get_value_type (a), ==, ints[k].type);
         g_assert_cmpuint (ncz_attribute_get_length (a), ==, ints[k].n);
         for (guint i = 0; i < ints[k].n; i++)
-          if (ncz_attribute_get_int64 (a, i) != ints[k].want[i])
+          if (ncz_attribute_get_int64 (a, i, NULL) != ints[k].want[i])
             g_error ("%s:%s[%u] = %" G_GINT64_FORMAT ", expected %" G_GINT64_FORMAT,
-                     ints[k].var, ints[k].attr, i, ncz_attribute_get_int64 (a, i), ints[k].want[i]);
+                     ints[k].var, ints[k].attr, i, ncz_attribute_get_int64 (a, i, NULL), ints[k].want[i]);
       }
     NczAttribute *a = ncz_variable_get_attribute (var_of (ds, "u64"), "a");
     g_assert_cmpint (ncz_attribute_get_value_type (a), ==, NCZ_DATA_TYPE_UINT64);
-    g_assert_cmpuint (ncz_attribute_get_uint64 (a, 0), ==, 0);
-    g_assert_cmpuint (ncz_attribute_get_uint64 (a, 1), ==, G_MAXUINT64);
-    g_assert_cmpuint (ncz_attribute_get_uint64 (a, 2), ==, G_MAXUINT64);
+    g_assert_cmpuint (ncz_attribute_get_uint64 (a, 0, NULL), ==, 0);
+    g_assert_cmpuint (ncz_attribute_get_uint64 (a, 1, NULL), ==, G_MAXUINT64);
+    g_assert_cmpuint (ncz_attribute_get_uint64 (a, 2, NULL), ==, G_MAXUINT64);
   }
   /* fill values */
   {

@@ -599,6 +599,52 @@ test_duplicate_basename (void)
   g_assert_cmpstr (ncz_plugin_info_get_description (first), ==, "first");
 }
 
+/* Finding a plugin by name or feature, as ncz-inspect-1.0 NAME does; a
+ * known one that is missing says which package to install, with the
+ * message a lookup gives. */
+static void
+test_find_plugin (void)
+{
+  g_autoptr(NczRegistry) registry = fixture_registry ("good", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) lookup_error = NULL;
+  NczPluginInfo *info;
+
+  info = ncz_registry_find_plugin (registry, "fixture-good", &error);
+  g_assert_no_error (error);
+  g_assert_true (info == find_info (registry, "fixture-good.plugin"));
+  g_assert_false (ncz_plugin_info_is_loaded (info));
+  info = ncz_registry_find_plugin (registry, "65000", &error);
+  g_assert_no_error (error);
+  g_assert_true (info == find_info (registry, "fixture-codec.plugin"));
+
+  /* a known plugin, by its name or by a feature's */
+  g_assert_null (ncz_registry_find_plugin (registry, "zip", &error));
+  g_assert_error (error, NCZ_PLUGIN_ERROR, NCZ_PLUGIN_ERROR_NOT_INSTALLED);
+  g_assert_cmpuint (ncz_registry_lookup_store (registry, "zip", &lookup_error), ==, G_TYPE_INVALID);
+  g_assert_cmpstr (error->message, ==, lookup_error->message);
+  g_clear_error (&error);
+  g_assert_null (ncz_registry_find_plugin (registry, "bzip2", &error));
+  g_assert_error (error, NCZ_PLUGIN_ERROR, NCZ_PLUGIN_ERROR_NOT_INSTALLED);
+  g_assert_nonnull (strstr (error->message, "libncz-codec-bzip2.so is not installed"));
+  g_assert_nonnull (strstr (error->message, "ncz-plugin-bzip2"));
+  g_clear_error (&error);
+  g_assert_null (ncz_registry_find_plugin (registry, "zlib", &error));
+  g_assert_error (error, NCZ_PLUGIN_ERROR, NCZ_PLUGIN_ERROR_NOT_INSTALLED);
+  g_assert_nonnull (strstr (error->message, "libncz-codec-deflate.so"));
+  g_clear_error (&error);
+  g_assert_null (ncz_registry_find_plugin (registry, "32015", &error));
+  g_assert_error (error, NCZ_PLUGIN_ERROR, NCZ_PLUGIN_ERROR_NOT_INSTALLED);
+  g_assert_nonnull (strstr (error->message, "HDF5 filter 32015 (zstd)"));
+  g_clear_error (&error);
+
+  /* anything else */
+  g_assert_null (ncz_registry_find_plugin (registry, "nonesuch", &error));
+  g_assert_error (error, NCZ_PLUGIN_ERROR, NCZ_PLUGIN_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "'nonesuch'"));
+  g_assert_nonnull (strstr (error->message, FIXTURE_DIR));
+}
+
 static void
 test_disabled (void)
 {
@@ -979,8 +1025,21 @@ test_threads (void)
 /* ncz-inspect-1.0 */
 
 static char *
+run_inspect_full (const char * const *args,
+                  int                *exit_status,
+                  char              **err);
+
+static char *
 run_inspect (const char * const *args,
              int                *exit_status)
+{
+  return run_inspect_full (args, exit_status, NULL);
+}
+
+static char *
+run_inspect_full (const char * const *args,
+                  int                *exit_status,
+                  char              **err)
 {
   g_autofree char *good = g_build_filename (FIXTURE_DIR, "good", NULL);
   g_autofree char *broken = g_build_filename (FIXTURE_DIR, "broken", NULL);
@@ -1002,7 +1061,7 @@ run_inspect (const char * const *args,
   g_ptr_array_add (argv, NULL);
 
   g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                &out, NULL, &wait_status, &error);
+                &out, err, &wait_status, &error);
   g_assert_no_error (error);
   *exit_status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
   return out;
@@ -1060,6 +1119,21 @@ test_inspect (void)
   missing = run_inspect ((const char *[]) { "nonesuch", NULL }, &status);
   g_assert_cmpint (status, ==, 1);
 
+  /* known but not installed (the fixture path has no zip module): the
+   * package to install, as opening a zip URL says */
+  {
+    g_autofree char *out = NULL, *err = NULL;
+
+    out = run_inspect_full ((const char *[]) { "zip", NULL }, &status, &err);
+    g_assert_cmpint (status, ==, 1);
+    g_assert_cmpstr (out, ==, "");
+    g_assert_cmpstr (err, ==, "ncz-inspect-1.0: storage driver 'zip' is known but "
+                     "libncz-store-zip.so is not installed (apt install ncz-plugin-zip)\n");
+    g_clear_pointer (&err, g_free);
+    g_free (run_inspect_full ((const char *[]) { "nonesuch", NULL }, &status, &err));
+    g_assert_nonnull (strstr (err, "no plugin named or providing 'nonesuch'"));
+  }
+
   /* --manifest writes what the build wrote. */
   tmpdir = g_dir_make_tmp ("ncz-inspect-XXXXXX", &error);
   g_assert_no_error (error);
@@ -1112,6 +1186,7 @@ main (int argc, char **argv)
   g_test_add_func ("/registry/errors/failing-init", test_failing_init);
   g_test_add_func ("/registry/errors/name-mismatch", test_name_mismatch);
   g_test_add_func ("/registry/errors/not-installed", test_not_installed);
+  g_test_add_func ("/registry/find-plugin", test_find_plugin);
   g_test_add_func ("/registry/duplicate-basename", test_duplicate_basename);
   g_test_add_func ("/registry/disabled", test_disabled);
   g_test_add_func ("/registry/priority", test_priority);

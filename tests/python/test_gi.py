@@ -43,6 +43,27 @@ except GLib.Error as e:
 
 attr = Ncz.Attribute.new_strings("names", ["a", "bc"])
 check("string attribute", attr.get_strings() == ["a", "bc"])
+
+# The numeric getters raise on text: 'title' is not the number 78.0 ('N')
+title = Ncz.Attribute.new_text("title", b"Numbers")
+for getter in ("get_double", "get_int64", "get_uint64"):
+    for a in (title, attr):
+        try:
+            value = getattr(a, getter)(0)
+            check("%s on %s raises" % (getter, a.get_name()), False)
+        except GLib.Error as e:
+            check("%s on %s raises" % (getter, a.get_name()),
+                  e.matches(Ncz.DatasetError.quark(), Ncz.DatasetError.INVALID)
+                  and "'%s'" % a.get_name() in e.message)
+import struct  # noqa: E402
+nums = Ncz.Attribute.new("nums", Ncz.DataType.DOUBLE, GLib.Bytes.new(struct.pack("=2d", 2.5, 1e30)))
+check("get_double on numbers", nums.get_double(0) == 2.5)
+check("get_int64 truncates", nums.get_int64(0) == 2)
+try:
+    nums.get_int64(1)
+    check("get_int64 of 1e30 raises", False)
+except GLib.Error as e:
+    check("get_int64 of 1e30 raises", e.matches(Ncz.DatasetError.quark(), Ncz.DatasetError.INVALID))
 check("type names", Ncz.data_type_get_name(Ncz.DataType.UINT64) == "uint64")
 
 # A real dataset through the plugins, when they are built
@@ -60,6 +81,17 @@ with tempfile.TemporaryDirectory() as d:
         import struct
         v.write_bytes([0], [4], None, GLib.Bytes.new(struct.pack("=4i", 1, 2, 3, 4)), None)
         ds.close(None)
+        # a closed dataset passes no data: the error names its URL
+        for name, call in (("read", lambda: v.read_bytes([0], [4], None, None)),
+                           ("write", lambda: v.write_bytes([0], [1], None,
+                                                           GLib.Bytes.new(b"\0" * 4), None))):
+            try:
+                call()
+                check("%s after close raises" % name, False)
+            except GLib.Error as e:
+                check("%s after close raises" % name,
+                      e.matches(Ncz.DatasetError.quark(), Ncz.DatasetError.CLOSED)
+                      and path in e.message and "'/v'" in e.message)
         ds2 = Ncz.Dataset.open(path, Ncz.OpenFlags.READ, None)
         v2 = ds2.get_root_group().get_variable("v")
         data = v2.read_bytes([0], [4], None, None).get_data()

@@ -702,11 +702,50 @@ test_write_depth (void)
   read_and_check (NCZ_STORE (mem), 0, 0);
 }
 
+/* NCZ_THREADS as NCZ_IO_DEPTH: a whole number, at most 64; unset, empty,
+ * 0 or anything else is the number of processors. Each case runs in a
+ * new process, whose pool has not started yet. */
+static void
+test_threads_env (void)
+{
+  static const struct { const char *value; guint want; } cases[] = {
+    { "3", 3 }, { "1", 1 }, { "1000", 64 }, { "0", 0 }, { "", 0 }, { "many", 0 }, { "2x", 0 },
+  };
+
+  if (g_test_subprocess ())
+    {
+      const char *want = g_getenv ("NCZ_TEST_WANT_WORKERS");
+      guint n = (guint) g_ascii_strtoull (want, NULL, 10);
+
+      if (n == 0)
+        n = CLAMP (g_get_num_processors (), 1, 64);
+      g_assert_cmpuint (ncz_parallel_get_n_workers (), ==, n);
+      return;
+    }
+  /* the subprocesses inherit the environment (GLib 2.74 has no
+   * g_test_trap_subprocess_with_envp()); this process's pool has its
+   * size already */
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *want = g_strdup_printf ("%u", cases[i].want);
+
+      g_setenv ("NCZ_THREADS", cases[i].value, TRUE);
+      g_setenv ("NCZ_TEST_WANT_WORKERS", want, TRUE);
+      g_test_message ("NCZ_THREADS='%s'", cases[i].value);
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+      g_test_trap_assert_passed ();
+    }
+  g_setenv ("NCZ_THREADS", "2", TRUE);
+  g_unsetenv ("NCZ_TEST_WANT_WORKERS");
+}
+
 int
 main (int argc, char **argv)
 {
-  /* two CPU workers, whatever the machine: before the pool starts */
-  g_setenv ("NCZ_THREADS", "2", TRUE);
+  /* two CPU workers, whatever the machine: before the pool starts (a
+   * subprocess of /storage/io/threads-env sets its own) */
+  if (g_getenv ("NCZ_TEST_WANT_WORKERS") == NULL)
+    g_setenv ("NCZ_THREADS", "2", TRUE);
   g_unsetenv ("NCZ_IO_DEPTH");
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   filter_test_format_register ();
@@ -725,6 +764,7 @@ main (int argc, char **argv)
   g_test_add_func ("/storage/io/format/default-read-chunks", test_format_default_read_chunks);
   g_test_add_func ("/storage/io/format/flags", test_format_flags);
   g_test_add_func ("/storage/io/format/hooks", test_format_hooks);
+  g_test_add_func ("/storage/io/threads-env", test_threads_env);
 
   return g_test_run ();
 }

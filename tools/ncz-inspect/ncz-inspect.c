@@ -652,34 +652,6 @@ cmd_paths (NczRegistry *registry)
   return 0;
 }
 
-static NczPluginInfo *
-find_plugin (GPtrArray  *plugins,
-             const char *name)
-{
-  /* By plugin name first, then by a feature name (zstd, 32015, s3). */
-  for (guint i = 0; i < plugins->len; i++)
-    {
-      NczPluginInfo *info = g_ptr_array_index (plugins, i);
-
-      if (strcmp (ncz_plugin_info_get_name (info), name) == 0)
-        return info;
-    }
-  for (guint i = 0; i < plugins->len; i++)
-    {
-      NczPluginInfo *info = g_ptr_array_index (plugins, i);
-      const char * const *provides = ncz_plugin_info_get_provides (info);
-
-      for (gsize j = 0; provides[j] != NULL; j++)
-        {
-          const char *colon = strchr (provides[j], ':');
-
-          if (colon != NULL && strcmp (colon + 1, name) == 0)
-            return info;
-        }
-    }
-  return NULL;
-}
-
 /* Format probes: what each format the plugin provides claims, as the
  * lines of its manifest's [Format NAME] group */
 
@@ -903,9 +875,9 @@ static int
 cmd_details (NczRegistry *registry,
              const char  *name)
 {
-  g_autoptr(GPtrArray) plugins = ncz_registry_list_plugins (registry);
   g_autoptr(GPtrArray) codecs = NULL;
-  NczPluginInfo *info = find_plugin (plugins, name);
+  g_autoptr(GError) not_found = NULL;
+  NczPluginInfo *info = ncz_registry_find_plugin (registry, name, &not_found);
   const GError *error;
 
   if (info == NULL)
@@ -914,8 +886,12 @@ cmd_details (NczRegistry *registry,
 
       if (row != NULL)
         return details_foreign (registry, row);
-      g_printerr ("%s: no plugin or foreign filter library named '%s' or providing '%s'\n",
-                  PROGRAM, name, name);
+      /* a plugin Ncz knows of but is not installed names the package */
+      if (g_error_matches (not_found, NCZ_PLUGIN_ERROR, NCZ_PLUGIN_ERROR_NOT_FOUND))
+        g_printerr ("%s: %s; no foreign filter library is named '%s' either\n",
+                    PROGRAM, not_found->message, name);
+      else
+        g_printerr ("%s: %s\n", PROGRAM, not_found->message);
       return 1;
     }
 
@@ -1024,8 +1000,7 @@ static int
 cmd_exists (NczRegistry *registry,
             const char  *name)
 {
-  g_autoptr(GPtrArray) plugins = ncz_registry_list_plugins (registry);
-  NczPluginInfo *info = find_plugin (plugins, name);
+  NczPluginInfo *info = ncz_registry_find_plugin (registry, name, NULL);
   const NczForeignRow *row;
 
   if (info != NULL)

@@ -219,7 +219,7 @@ test_pure_fill_value_plain (void)
 
   a = ncz_variable_get_attribute (nczt_var (ds, "w"), "_FillValue");
   g_assert_nonnull (a);
-  g_assert_cmpint (ncz_attribute_get_int64 (a, 0), ==, 1);
+  g_assert_cmpint (ncz_attribute_get_int64 (a, 0, NULL), ==, 1);
   nczt_read_all (nczt_var (ds, "w"), iout, sizeof iout);
   g_assert_cmpint (iout[0], ==, 0);
   g_assert_cmpint (iout[1], ==, 1);

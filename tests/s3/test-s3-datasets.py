@@ -262,7 +262,9 @@ def open_rounds(bucket):
     Zarr (children found by listing)."""
     proxy = FaultProxy("127.0.0.1", s3.port())
     proxy.start()
-    proxy.set_rule(lambda method, target, n: "delay:0.05")
+    # a delay much longer than the client takes to send a batch (under
+    # ASan, on a loaded machine): a batch is then one round
+    proxy.set_rule(lambda method, target, n: "delay:0.25")
     via = f"http://127.0.0.1:{proxy.port}"
     try:
         for mode in ("nczarr", "zarr"):

@@ -579,6 +579,7 @@ ncz_h5_open_raw_source (NczHdf5Format *self)
   hid_t fcpl;
   hsize_t user_block = 0;
   unsigned intent = 0;
+  void *handle = NULL;
 
   /* the file libhdf5 holds may be shared with a writable open of the
    * same file in this process, whose cache may hold unwritten chunks */
@@ -596,6 +597,14 @@ ncz_h5_open_raw_source (NczHdf5Format *self)
       return;
     }
   H5Pclose (fcpl);
+  /* the file's length as its driver (one of Ncz's two, local or store,
+   * whose handle is its NczH5DriverFile) found it at open */
+  if (H5Fget_vfd_handle (self->file, H5P_DEFAULT, &handle) < 0 || handle == NULL)
+    {
+      H5Eclear2 (H5E_DEFAULT);
+      return;
+    }
+  self->raw_end = ((const NczH5DriverFile *) handle)->eof;
   self->base_addr = user_block;
   if (self->bytes_store != NULL)
     self->raw_source = TRUE;

@@ -9,9 +9,9 @@
  * file is the variable's in memory byte for byte, or but for the byte
  * order, a hyperslab is read here: the selection is cut into runs of
  * elements that are contiguous in the file and in the caller's buffer,
- * and each run is read with pread() on the file's own descriptor (for
- * #mode=bytes, one ranged read of the store) straight into the caller's
- * buffer, outside the HDF5 lock. Large reads are cut into pieces read on
+ * and each run is read with pread() on the file's own descriptor
+ * straight into the caller's buffer (for #mode=bytes, with one ranged
+ * read of the store, copied in), outside the HDF5 lock. Large reads are cut into pieces read on
  * the worker pool, so that several reads are in flight (a page-cache
  * copy on every core, or several requests to S3). Runs that are short
  * and close together in the file are read with the bytes between them,
@@ -27,7 +27,9 @@
  * What stays with libhdf5 (hdf5-io.c's H5Dread): files open for writing,
  * strided selections, selections that run past the dataset's extent,
  * type conversions, strings, compact and external storage, unallocated
- * or empty datasets. NCZ_HDF5_DIRECT=0 turns this path off too.
+ * or empty datasets, and, through a store, selections whose runs are
+ * shorter than the store driver's block (its cache serves them, with
+ * fewer requests). NCZ_HDF5_DIRECT=0 turns this path off too.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -458,6 +460,18 @@ ncz_h5_contiguous_read (NczHdf5Format *self, NczVariable *variable,
                    self->raw_end);
       g_free (plan.name);
       return FALSE;
+    }
+
+  /* through a store, runs shorter than the store driver's block are left
+   * to libhdf5 and the driver's block cache, where the data of a small
+   * file often is already and the runs of a sparse selection share
+   * requests (the driver sends raw data reads of a block or more to the
+   * store itself): one request per run would cost more */
+  if (self->bytes_store != NULL && plan.run_bytes < NCZ_H5_STORE_BLOCK_SIZE)
+    {
+      *handled = FALSE;
+      g_free (plan.name);
+      return TRUE;
     }
 
   /* pieces of whole elements, so that each swaps its own */

@@ -295,6 +295,10 @@ void ncz_h5_contiguous_free (struct _NczH5Contiguous *contiguous);
 
 /* ---- hdf5-vfd.c ---- */
 
+/* The blocks the store driver caches; a raw data read of a block or more
+ * goes to the store directly. */
+#define NCZ_H5_STORE_BLOCK_SIZE (G_GUINT64_CONSTANT (64) * 1024)
+
 /* Opens the file of a URL that is not a local file, or has mode "bytes":
  * opens its store (self->bytes_store) and key (self->bytes_key) and the
  * file read-only through the store driver (sets self->file). Lock held. */

@@ -863,8 +863,10 @@ write_contiguous_file (const char *path, hsize_t user_block)
 /* Every type in both byte orders, with and without a user block, from
  * the local file and through a store (#mode=bytes): whole reads and
  * hyperslabs (one run, runs of a few elements read together, single
- * elements) are read without libhdf5 and give what libhdf5 wrote; strided
- * selections go through libhdf5 and give the same. */
+ * elements) are read without libhdf5 (locally; through a store these
+ * small runs go through libhdf5 and the driver's block cache) and give
+ * what libhdf5 wrote; strided selections go through libhdf5 and give the
+ * same. */
 static void
 test_contiguous_types (gconstpointer data)
 {
@@ -901,7 +903,7 @@ test_contiguous_types (gconstpointer data)
               {
                 reset_counts ();
                 read_and_check (v, ref, size, starts[k], counts[k], NULL);
-                g_assert_cmpuint (contiguous_reads, ==, 1);
+                g_assert_cmpuint (contiguous_reads, ==, urls[u] == path ? 1 : 0);
               }
             reset_counts ();
             read_and_check (v, ref, size, s5, c5, st5);
@@ -932,7 +934,8 @@ test_contiguous_types (gconstpointer data)
 
 /* A big-endian variable of several MiB is read in pieces on the worker
  * pool, cut inside runs; runs far apart are read one by one, runs short
- * and close together through the sieve window. */
+ * and close together through the sieve window. Through a store, only the
+ * selections whose runs are a block (64 KiB) or more. */
 static void
 test_contiguous_large (void)
 {
@@ -945,6 +948,7 @@ test_contiguous_large (void)
   const guint64 starts[][2] = { { 0, 0 }, { 101, 0 }, { 0, 3 }, { 7, 10 }, { 5, 10 }, { 1, 999 } };
   const guint64 counts[][2] = { { R, C }, { 1000, C }, { R, 995 }, { 1100, 4 }, { 1000, 500 },
                                 { R - 1, 1 } };
+  const guint through_store[] = { 1, 1, 0, 0, 0, 0 };
   hid_t f, space, d;
 
   for (guint64 i = 0; i < R * C; i++)
@@ -974,7 +978,7 @@ test_contiguous_large (void)
           reset_counts ();
           got = ncz_variable_read_bytes (v, starts[k], 2, counts[k], 2, NULL, 0, NULL, &error);
           g_assert_no_error (error);
-          g_assert_cmpuint (contiguous_reads, ==, 1);
+          g_assert_cmpuint (contiguous_reads, ==, urls[u] == path ? 1 : through_store[k]);
           g_assert_cmpuint (g_bytes_get_size (got), ==, counts[k][0] * counts[k][1] * 8);
           vals = g_bytes_get_data (got, NULL);
           for (guint64 a = 0; a < counts[k][0]; a++)
@@ -1111,15 +1115,18 @@ test_contiguous_past_eof (void)
   g_autofree char *bytes_url = g_strconcat (path, "#mode=bytes", NULL);
   const char *urls[] = { path, bytes_url };
   g_autofree gint32 *values = g_new (gint32, 1000);
+  g_autofree gint32 *big = g_new (gint32, 20000);
   g_autofree guint8 *intact = NULL;
-  const hsize_t dims[] = { 1000 };
+  const hsize_t dims[] = { 1000 }, big_dims[] = { 20000 };
   gsize length = 0;
-  haddr_t addr;
+  haddr_t addr, big_addr;
   guint8 *layout = NULL;
   hid_t f, space, d;
 
   for (int i = 0; i < 1000; i++)
     values[i] = i * 7 - 3000;
+  for (int i = 0; i < 20000; i++)
+    big[i] = i * 131 - 77;
   f = H5Fcreate (path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   space = H5Screate_simple (1, dims, NULL);
   d = H5Dcreate2 (f, "v", H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -1128,6 +1135,13 @@ test_contiguous_past_eof (void)
   H5Dclose (d);
   d = H5Dcreate2 (f, "w", H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   g_assert_cmpint (H5Dwrite (d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values), >=, 0);
+  H5Dclose (d);
+  H5Sclose (space);
+  /* a block or more: read without libhdf5 through a store too */
+  space = H5Screate_simple (1, big_dims, NULL);
+  d = H5Dcreate2 (f, "big", H5T_STD_I32BE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  g_assert_cmpint (H5Dwrite (d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, big), >=, 0);
+  big_addr = H5Dget_offset (d);
   H5Dclose (d);
   H5Sclose (space);
   H5Fclose (f);
@@ -1178,19 +1192,23 @@ test_contiguous_past_eof (void)
     {
       g_autoptr(GError) error = NULL;
       NczDataset *ds = open_dataset (urls[u], NCZ_OPEN_READ);
-      NczVariable *v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), "v");
-      const guint64 s[] = { 0 }, c[] = { 1000 };
+      NczVariable *v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), "big");
+      const guint64 s[] = { 0 }, c[] = { 20000 };
       g_autoptr(GBytes) got = NULL;
 
       g_assert_nonnull (v);
-      g_assert_cmpint (truncate (path, (off_t) addr + 100), ==, 0);
+      got = ncz_variable_read_bytes (v, s, 1, c, 1, NULL, 0, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpmem (g_bytes_get_data (got, NULL), g_bytes_get_size (got), big, 20000 * 4);
+      g_clear_pointer (&got, g_bytes_unref);
+      g_assert_cmpint (truncate (path, (off_t) big_addr + 100), ==, 0);
       got = ncz_variable_read_bytes (v, s, 1, c, 1, NULL, 0, NULL, &error);
       g_assert_null (got);
       g_assert_nonnull (error);
       g_test_message ("%s", error->message);
       g_assert_nonnull (strstr (error->message, path));
-      g_assert_nonnull (strstr (error->message, "variable '/v'"));
-      g_assert_nonnull (strstr (error->message, "4000 bytes at offset"));
+      g_assert_nonnull (strstr (error->message, "variable '/big'"));
+      g_assert_nonnull (strstr (error->message, "80000 bytes at offset"));
       close_dataset (ds);
       g_assert_true (g_file_set_contents (path, (char *) intact, (gssize) length, NULL));
     }

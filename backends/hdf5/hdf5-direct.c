@@ -579,7 +579,7 @@ ncz_h5_open_raw_source (NczHdf5Format *self)
   hid_t fcpl;
   hsize_t user_block = 0;
   unsigned intent = 0;
-  void *handle = NULL;
+  const NczH5DriverFile *driver_file;
 
   /* the file libhdf5 holds may be shared with a writable open of the
    * same file in this process, whose cache may hold unwritten chunks */
@@ -597,14 +597,11 @@ ncz_h5_open_raw_source (NczHdf5Format *self)
       return;
     }
   H5Pclose (fcpl);
-  /* the file's length as its driver (one of Ncz's two, local or store,
-   * whose handle is its NczH5DriverFile) found it at open */
-  if (H5Fget_vfd_handle (self->file, H5P_DEFAULT, &handle) < 0 || handle == NULL)
-    {
-      H5Eclear2 (H5E_DEFAULT);
-      return;
-    }
-  self->raw_end = ((const NczH5DriverFile *) handle)->eof;
+  /* the file's length as its driver (local or store) found it at open */
+  driver_file = ncz_h5_driver_file_of (self->file);
+  if (driver_file == NULL)
+    return;
+  self->raw_end = driver_file->eof;
   self->base_addr = user_block;
   if (self->bytes_store != NULL)
     self->raw_source = TRUE;

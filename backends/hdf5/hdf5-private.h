@@ -128,6 +128,9 @@ typedef struct {
  * files its drivers have open (see ncz_h5_read_attribute()). */
 void ncz_h5_driver_file_init (NczH5DriverFile *file, haddr_t eof, gboolean read_only);
 void ncz_h5_driver_file_clear (NczH5DriverFile *file);
+/* The driver file of the open HDF5 file @file, if one of the two drivers
+ * holds it (lock held); NULL otherwise. */
+NczH5DriverFile *ncz_h5_driver_file_of (hid_t file);
 /* Both drivers' get_handle: the NczH5DriverFile itself. */
 herr_t ncz_h5_driver_get_handle (H5FD_t *file, hid_t fapl, void **handle);
 herr_t ncz_h5_driver_query (const H5FD_t *file, unsigned long *flags);

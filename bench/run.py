@@ -34,7 +34,8 @@
 # 10% of netcdf-c or faster uncompressed (chunked), at least 1.5 times
 # netcdf-c with deflate (with and without shuffle), and Ncz's NCZarr with
 # zstd faster than netcdf-c's HDF5 with deflate (with and without
-# shuffle), writing and reading.
+# shuffle), writing and reading; and at least 1.5 times netcdf-c reading
+# uncompressed contiguous (no target writing).
 #
 # --only runs some of the cases: data (with the ceiling), codecs, meta (the
 # metadata, consolidated and wide cases), hdf5 (s3 is run.sh's S3 section,
@@ -552,6 +553,10 @@ def report_hdf5(res):
     for idx in (0, 1):
         target("hdf5 chunked", "ncz/chunked", "netcdf-c/chunked", 0.9,
                ">= 0.9 x netcdf-c", idx)
+    # contiguous: reading only (Ncz reads a read-only file's contiguous
+    # data with pread outside libhdf5, in pieces on every core)
+    target("hdf5 contiguous", "ncz/contiguous", "netcdf-c/contiguous", 1.5,
+           "1.5 x netcdf-c", 1)
     for form in HDF5_COMPRESSED:
         for idx in (0, 1):
             target("hdf5 " + form, "ncz/" + form, "netcdf-c/" + form, 1.5,

@@ -579,6 +579,7 @@ ncz_h5_open_raw_source (NczHdf5Format *self)
   hid_t fcpl;
   hsize_t user_block = 0;
   unsigned intent = 0;
+  const NczH5DriverFile *driver_file;
 
   /* the file libhdf5 holds may be shared with a writable open of the
    * same file in this process, whose cache may hold unwritten chunks */
@@ -596,6 +597,11 @@ ncz_h5_open_raw_source (NczHdf5Format *self)
       return;
     }
   H5Pclose (fcpl);
+  /* the file's length as its driver (local or store) found it at open */
+  driver_file = ncz_h5_driver_file_of (self->file);
+  if (driver_file == NULL)
+    return;
+  self->raw_end = driver_file->eof;
   self->base_addr = user_block;
   if (self->bytes_store != NULL)
     self->raw_source = TRUE;

@@ -198,6 +198,20 @@ ncz_h5_driver_file_clear (NczH5DriverFile *file)
   g_hash_table_remove (open_files, file);
 }
 
+NczH5DriverFile *
+ncz_h5_driver_file_of (hid_t file)
+{
+  void *handle = NULL;
+
+  if (H5Fget_vfd_handle (file, H5P_DEFAULT, &handle) < 0 || open_files == NULL ||
+      !g_hash_table_contains (open_files, handle))
+    {
+      H5Eclear2 (H5E_DEFAULT);
+      return NULL;
+    }
+  return handle;
+}
+
 herr_t
 ncz_h5_driver_get_handle (H5FD_t *file, hid_t fapl, void **handle)
 {

@@ -1,8 +1,10 @@
 /* hdf5-io.c: hyperslab I/O of netCDF-4 variables
  *
- * Chunked, filtered variables go through hdf5-direct.c first (codecs on
- * the worker pool); everything else is read and written here with
- * H5Dread/H5Dwrite of hyperslab selections, under the HDF5 lock.
+ * Chunked variables go through hdf5-direct.c first (codecs on the worker
+ * pool), then contiguous variables of read-only files through
+ * hdf5-contig.c (pread outside libhdf5); everything else is read and
+ * written here with H5Dread/H5Dwrite of hyperslab selections, under the
+ * HDF5 lock.
  *
  * The buffers are the core's storage elements in native byte order
  * (strings: fixed-width, NUL-padded, of the variable's current string
@@ -326,6 +328,11 @@ ncz_h5_read_slab (NczHdf5Format *self, NczVariable *variable,
 
   if (!ncz_h5_direct_read (self, variable, start, count, stride, buffer, &handled,
                            cancellable, error))
+    return FALSE;
+  if (handled)
+    return TRUE;
+  if (!ncz_h5_contiguous_read (self, variable, start, count, stride, buffer, &handled,
+                               cancellable, error))
     return FALSE;
   if (handled)
     return TRUE;

@@ -13,6 +13,8 @@
  * - hdf5-filters.c: Ncz's codecs registered as HDF5 filters;
  * - hdf5-io.c: hyperslab I/O, with HDF5's direct chunk I/O and the codec
  *   chain on the worker pool for filtered chunked variables;
+ * - hdf5-contig.c: contiguous datasets of read-only files read with
+ *   pread() (or the store's ranged reads) outside libhdf5;
  * - hdf5-vfd.c: an HDF5 virtual file driver reading through an NczStore
  *   (#mode=bytes: a netCDF-4 file in S3, over https or inside a zip);
  * - hdf5-guard.c: the POSIX driver local files are opened with, and the
@@ -51,6 +53,9 @@ typedef struct {
   struct _NczH5Pipeline *pipeline; /* variables: the dataset's filter
                       * pipeline for direct chunk I/O (hdf5-direct.c),
                       * resolved on first use */
+  struct _NczH5Contiguous *contiguous; /* variables of read-only files:
+                      * where a contiguous dataset's bytes are
+                      * (hdf5-contig.c), resolved on first read */
 } NczH5Node;
 
 struct _NczHdf5Format
@@ -80,6 +85,8 @@ struct _NczHdf5Format
   guint64 base_addr;        /* where HDF5's address 0 is in the file (the
                              * user block's size) */
   gboolean raw_source;      /* raw_fd or bytes_store can be read from */
+  guint64 raw_end;          /* the file's length when opened: no raw read
+                             * goes past it */
 };
 
 /* ---- hdf5-util.c ---- */
@@ -121,6 +128,9 @@ typedef struct {
  * files its drivers have open (see ncz_h5_read_attribute()). */
 void ncz_h5_driver_file_init (NczH5DriverFile *file, haddr_t eof, gboolean read_only);
 void ncz_h5_driver_file_clear (NczH5DriverFile *file);
+/* The driver file of the open HDF5 file @file, if one of the two drivers
+ * holds it (lock held); NULL otherwise. */
+NczH5DriverFile *ncz_h5_driver_file_of (hid_t file);
 /* Both drivers' get_handle: the NczH5DriverFile itself. */
 herr_t ncz_h5_driver_get_handle (H5FD_t *file, hid_t fapl, void **handle);
 herr_t ncz_h5_driver_query (const H5FD_t *file, unsigned long *flags);
@@ -164,12 +174,13 @@ void ncz_h5_install_vlen_check (void);
  * files). Lock held. */
 gboolean ncz_h5_set_posix_driver (hid_t fapl);
 
-/* After a read-only open (lock held): makes raw chunk bytes readable
- * without libhdf5 (hdf5-direct.c), from the file's own descriptor or the
- * #mode=bytes store, so that they are read outside the lock and, from a
- * store, many at once. Without it (a file opened for writing, whose
- * chunk cache may hold unwritten chunks) chunks go through
- * H5Dread_chunk. */
+/* After a read-only open (lock held): makes raw chunk bytes and
+ * contiguous datasets readable without libhdf5 (hdf5-direct.c,
+ * hdf5-contig.c), from the file's own descriptor or the #mode=bytes
+ * store, so that they are read outside the lock and, from a store, many
+ * at once; notes the file's length (raw_end). Without it (a file opened
+ * for writing, whose chunk cache may hold unwritten chunks) chunks go
+ * through H5Dread_chunk and contiguous data through H5Dread. */
 void ncz_h5_open_raw_source (NczHdf5Format *self);
 
 /* Node of @object, made (with invalid ids) if missing. */
@@ -271,7 +282,25 @@ gboolean ncz_h5_direct_write (NczHdf5Format *self, NczVariable *variable,
 /* Frees a node's pipeline (NULL is fine). */
 void ncz_h5_pipeline_free (struct _NczH5Pipeline *pipeline);
 
+/* ---- hdf5-contig.c ---- */
+
+/* Reads a hyperslab of a contiguous dataset of a read-only file without
+ * libhdf5 (pread into @buffer, or the store's ranged reads), on the
+ * worker pool when it is large. Sets *@handled to FALSE, returning TRUE,
+ * when the variable or the selection is not one it reads (then
+ * hdf5-io.c does plain H5Dread). Takes the lock itself. */
+gboolean ncz_h5_contiguous_read (NczHdf5Format *self, NczVariable *variable,
+                                 const guint64 *start, const guint64 *count,
+                                 const gint64 *stride, gpointer buffer, gboolean *handled,
+                                 GCancellable *cancellable, GError **error);
+/* Frees a node's contiguous layout (NULL is fine). */
+void ncz_h5_contiguous_free (struct _NczH5Contiguous *contiguous);
+
 /* ---- hdf5-vfd.c ---- */
+
+/* The blocks the store driver caches; a raw data read of a block or more
+ * goes to the store directly. */
+#define NCZ_H5_STORE_BLOCK_SIZE (G_GUINT64_CONSTANT (64) * 1024)
 
 /* Opens the file of a URL that is not a local file, or has mode "bytes":
  * opens its store (self->bytes_store) and key (self->bytes_key) and the

@@ -39,7 +39,7 @@
 
 #include "hdf5-private.h"
 
-#define BLOCK_SIZE (G_GUINT64_CONSTANT (64) * 1024)
+#define BLOCK_SIZE NCZ_H5_STORE_BLOCK_SIZE
 #define MAX_BLOCKS 64                            /* 4 MiB */
 #define BYPASS_SIZE (4 * BLOCK_SIZE)
 #define VFD_MAXADDR ((haddr_t) G_MAXINT64)

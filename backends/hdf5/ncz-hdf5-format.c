@@ -497,6 +497,7 @@ node_free (gpointer data)
   NczH5Node *node = data;
 
   ncz_h5_pipeline_free (node->pipeline);
+  ncz_h5_contiguous_free (node->contiguous);
   g_free (node->data);
   g_free (node);
 }

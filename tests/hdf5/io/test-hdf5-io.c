@@ -7,12 +7,16 @@
  * compared with the values kept here. Whole, partial, strided and
  * out-of-extent selections, every edge chunk, big-endian storage,
  * unlimited dimensions, damaged chunks, and which chunks went the direct
- * way (the backend's debug messages are counted).
+ * way (the backend's debug messages are counted). Contiguous datasets
+ * libhdf5 writes (every type, both byte orders, with a user block, never
+ * written, empty, scalar, damaged addresses, a file cut short), read
+ * without libhdf5 from the file or through a store (#mode=bytes).
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <string.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <hdf5.h>
 #include <ncz/ncz.h>
@@ -25,6 +29,7 @@
 
 static GMutex log_lock;
 static guint raw_chunks, pipeline_chunks;
+static guint contiguous_reads;    /* contiguous selections read without libhdf5 */
 
 static GLogWriterOutput
 count_writer (GLogLevelFlags level, const GLogField *fields, gsize n_fields, gpointer data)
@@ -59,6 +64,12 @@ count_writer (GLogLevelFlags level, const GLogField *fields, gsize n_fields, gpo
               g_mutex_unlock (&log_lock);
             }
         }
+      if (strstr (message, "bytes of contiguous data raw") != NULL)
+        {
+          g_mutex_lock (&log_lock);
+          contiguous_reads++;
+          g_mutex_unlock (&log_lock);
+        }
       if (level & (G_LOG_LEVEL_DEBUG | G_LOG_LEVEL_INFO))
         return G_LOG_WRITER_HANDLED;
     }
@@ -71,7 +82,7 @@ static void
 reset_counts (void)
 {
   g_mutex_lock (&log_lock);
-  raw_chunks = pipeline_chunks = 0;
+  raw_chunks = pipeline_chunks = contiguous_reads = 0;
   g_mutex_unlock (&log_lock);
 }
 
@@ -741,6 +752,469 @@ test_damaged_chunk (void)
   g_unlink (path);
 }
 
+/* ---- contiguous datasets of read-only files (hdf5-contig.c) ---- */
+
+static const NczDataType contiguous_types[] = {
+  NCZ_DATA_TYPE_BYTE, NCZ_DATA_TYPE_UBYTE, NCZ_DATA_TYPE_SHORT, NCZ_DATA_TYPE_USHORT,
+  NCZ_DATA_TYPE_INT, NCZ_DATA_TYPE_UINT, NCZ_DATA_TYPE_INT64, NCZ_DATA_TYPE_UINT64,
+  NCZ_DATA_TYPE_FLOAT, NCZ_DATA_TYPE_DOUBLE, NCZ_DATA_TYPE_CHAR,
+};
+
+/* The memory type of @type (char: a one-byte string). H5Tclose() it. */
+static hid_t
+contiguous_mem_type (NczDataType type)
+{
+  hid_t t;
+
+  switch (type)
+    {
+    case NCZ_DATA_TYPE_BYTE: return H5Tcopy (H5T_NATIVE_SCHAR);
+    case NCZ_DATA_TYPE_UBYTE: return H5Tcopy (H5T_NATIVE_UCHAR);
+    case NCZ_DATA_TYPE_SHORT: return H5Tcopy (H5T_NATIVE_SHORT);
+    case NCZ_DATA_TYPE_USHORT: return H5Tcopy (H5T_NATIVE_USHORT);
+    case NCZ_DATA_TYPE_INT: return H5Tcopy (H5T_NATIVE_INT);
+    case NCZ_DATA_TYPE_UINT: return H5Tcopy (H5T_NATIVE_UINT);
+    case NCZ_DATA_TYPE_INT64: return H5Tcopy (H5T_NATIVE_LLONG);
+    case NCZ_DATA_TYPE_UINT64: return H5Tcopy (H5T_NATIVE_ULLONG);
+    case NCZ_DATA_TYPE_FLOAT: return H5Tcopy (H5T_NATIVE_FLOAT);
+    case NCZ_DATA_TYPE_DOUBLE: return H5Tcopy (H5T_NATIVE_DOUBLE);
+    case NCZ_DATA_TYPE_CHAR:
+      t = H5Tcopy (H5T_C_S1);
+      H5Tset_size (t, 1);
+      return t;
+    default: g_assert_not_reached ();
+    }
+}
+
+/* The type of @type in a file, little- or big-endian. H5Tclose() it. */
+static hid_t
+contiguous_file_type (NczDataType type, gboolean big)
+{
+  hid_t t = contiguous_mem_type (type);
+
+  if (type != NCZ_DATA_TYPE_CHAR)
+    g_assert_cmpint (H5Tset_order (t, big ? H5T_ORDER_BE : H5T_ORDER_LE), >=, 0);
+  return t;
+}
+
+/* @n values of @type in memory, every byte of each varied. */
+static guint8 *
+contiguous_values (NczDataType type, guint64 n, guint64 seed)
+{
+  gsize size = ncz_data_type_get_size (type);
+  guint8 *b = g_malloc0 (MAX (n, 1) * size);
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint64 bits = (i + seed + 1) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+      double v = value_at (i + seed) * ((i & 1) ? -1.0 : 1.0);
+
+      switch (type)
+        {
+        case NCZ_DATA_TYPE_FLOAT: ((float *) b)[i] = (float) (v * 1e3); break;
+        case NCZ_DATA_TYPE_DOUBLE: ((double *) b)[i] = v * 1e10; break;
+        case NCZ_DATA_TYPE_CHAR: b[i] = (guint8) ('A' + (i + seed) % 58); break;
+        default: memcpy (b + i * size, &bits, size); break;  /* little-endian hosts */
+        }
+    }
+  return b;
+}
+
+static char *
+contiguous_name (NczDataType type, gboolean big)
+{
+  return g_strdup_printf ("%s_%s", ncz_data_type_get_name (type), big ? "be" : "le");
+}
+
+/* A file libhdf5 writes: every type in both byte orders as a contiguous
+ * D0×D1×D2 dataset, after a user block of @user_block bytes (0: none). */
+static void
+write_contiguous_file (const char *path, hsize_t user_block)
+{
+  const hsize_t dims[] = { D0, D1, D2 };
+  hid_t fcpl = H5Pcreate (H5P_FILE_CREATE);
+  hid_t f, space;
+
+  if (user_block > 0)
+    g_assert_cmpint (H5Pset_userblock (fcpl, user_block), >=, 0);
+  f = H5Fcreate (path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+  g_assert_cmpint (f, >=, 0);
+  space = H5Screate_simple (3, dims, NULL);
+  for (gsize t = 0; t < G_N_ELEMENTS (contiguous_types); t++)
+    for (int big = 0; big < 2; big++)
+      {
+        NczDataType type = contiguous_types[t];
+        g_autofree char *name = contiguous_name (type, big);
+        g_autofree guint8 *values = contiguous_values (type, D0 * D1 * D2, t * 100 + big);
+        hid_t ft = contiguous_file_type (type, big), mt = contiguous_mem_type (type);
+        hid_t d = H5Dcreate2 (f, name, ft, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+
+        g_assert_cmpint (d, >=, 0);
+        g_assert_cmpint (H5Dwrite (d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, values), >=, 0);
+        H5Dclose (d);
+        H5Tclose (ft);
+        H5Tclose (mt);
+      }
+  H5Sclose (space);
+  H5Pclose (fcpl);
+  g_assert_cmpint (H5Fclose (f), >=, 0);
+}
+
+/* Every type in both byte orders, with and without a user block, from
+ * the local file and through a store (#mode=bytes): whole reads and
+ * hyperslabs (one run, runs of a few elements read together, single
+ * elements) are read without libhdf5 (locally; through a store these
+ * small runs go through libhdf5 and the driver's block cache) and give
+ * what libhdf5 wrote; strided selections go through libhdf5 and give the
+ * same. */
+static void
+test_contiguous_types (gconstpointer data)
+{
+  hsize_t user_block = GPOINTER_TO_UINT (data);
+  g_autofree char *path = temp_path ("contiguous.h5");
+  g_autofree char *bytes_url = g_strconcat (path, "#mode=bytes", NULL);
+  const char *urls[] = { path, bytes_url };
+  const guint64 zero[] = { 0, 0, 0 }, all[] = { D0, D1, D2 };
+  const guint64 s1[] = { 2, 3, 1 }, c1[] = { 5, 7, 4 };      /* runs of 4 */
+  const guint64 s2[] = { 3, 0, 0 }, c2[] = { 4, D1, D2 };    /* one run */
+  const guint64 s3[] = { 0, 4, 0 }, c3[] = { D0, 2, D2 };    /* runs of 2 rows */
+  const guint64 s4[] = { D0 - 1, D1 - 1, D2 - 1 }, c4[] = { 1, 1, 1 };
+  const guint64 s5[] = { 1, 0, 2 }, c5[] = { 4, 4, 3 };
+  const gint64 st5[] = { 2, 3, 2 };
+  const guint64 *starts[] = { zero, s1, s2, s3, s4 }, *counts[] = { all, c1, c2, c3, c4 };
+
+  write_contiguous_file (path, user_block);
+  for (gsize u = 0; u < G_N_ELEMENTS (urls); u++)
+    {
+      NczDataset *ds = open_dataset (urls[u], NCZ_OPEN_READ);
+
+      for (gsize t = 0; t < G_N_ELEMENTS (contiguous_types); t++)
+        for (int big = 0; big < 2; big++)
+          {
+            NczDataType type = contiguous_types[t];
+            g_autofree char *name = contiguous_name (type, big);
+            g_autofree guint8 *ref = contiguous_values (type, D0 * D1 * D2, t * 100 + big);
+            NczVariable *v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), name);
+            gsize size = ncz_data_type_get_size (type);
+
+            g_assert_nonnull (v);
+            g_assert_cmpint (ncz_variable_get_value_type (v), ==, type);
+            for (gsize k = 0; k < G_N_ELEMENTS (starts); k++)
+              {
+                reset_counts ();
+                read_and_check (v, ref, size, starts[k], counts[k], NULL);
+                g_assert_cmpuint (contiguous_reads, ==, urls[u] == path ? 1 : 0);
+              }
+            reset_counts ();
+            read_and_check (v, ref, size, s5, c5, st5);
+            g_assert_cmpuint (contiguous_reads, ==, 0);
+          }
+      close_dataset (ds);
+    }
+
+  /* a file open for writing reads through libhdf5, with the same values */
+  {
+    NczDataset *ds = open_dataset (path, NCZ_OPEN_WRITE);
+    g_autofree char *name = contiguous_name (NCZ_DATA_TYPE_DOUBLE, TRUE);
+    g_autofree guint8 *ref = NULL;
+    NczVariable *v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), name);
+    gsize t = 0;
+
+    while (contiguous_types[t] != NCZ_DATA_TYPE_DOUBLE)
+      t++;
+    ref = contiguous_values (NCZ_DATA_TYPE_DOUBLE, D0 * D1 * D2, t * 100 + 1);
+    reset_counts ();
+    read_and_check (v, ref, 8, zero, all, NULL);
+    read_and_check (v, ref, 8, s1, c1, NULL);
+    g_assert_cmpuint (contiguous_reads, ==, 0);
+    close_dataset (ds);
+  }
+  g_unlink (path);
+}
+
+/* A big-endian variable of several MiB is read in pieces on the worker
+ * pool, cut inside runs; runs far apart are read one by one, runs short
+ * and close together through the sieve window. Through a store, only the
+ * selections whose runs are a block (64 KiB) or more. */
+static void
+test_contiguous_large (void)
+{
+  enum { R = 1200, C = 1000 };
+  g_autofree char *path = temp_path ("contiguous-large.h5");
+  g_autofree char *bytes_url = g_strconcat (path, "#mode=bytes", NULL);
+  const char *urls[] = { path, bytes_url };
+  g_autofree double *ref = g_new (double, R * C);
+  const hsize_t dims[] = { R, C };
+  const guint64 starts[][2] = { { 0, 0 }, { 101, 0 }, { 0, 3 }, { 7, 10 }, { 5, 10 }, { 1, 999 } };
+  const guint64 counts[][2] = { { R, C }, { 1000, C }, { R, 995 }, { 1100, 4 }, { 1000, 500 },
+                                { R - 1, 1 } };
+  const guint through_store[] = { 1, 1, 0, 0, 0, 0 };
+  hid_t f, space, d;
+
+  for (guint64 i = 0; i < R * C; i++)
+    ref[i] = value_at (i) * 1e5 - (double) i;
+  f = H5Fcreate (path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  space = H5Screate_simple (2, dims, NULL);
+  d = H5Dcreate2 (f, "v", H5T_IEEE_F64BE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  g_assert_cmpint (d, >=, 0);
+  g_assert_cmpint (H5Dwrite (d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, ref), >=, 0);
+  H5Dclose (d);
+  H5Sclose (space);
+  H5Fclose (f);
+
+  for (gsize u = 0; u < G_N_ELEMENTS (urls); u++)
+    {
+      NczDataset *ds = open_dataset (urls[u], NCZ_OPEN_READ);
+      NczVariable *v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), "v");
+
+      g_assert_nonnull (v);
+      for (gsize k = 0; k < G_N_ELEMENTS (starts); k++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(GBytes) got = NULL;
+          const double *vals;
+          guint64 n = 0;
+
+          reset_counts ();
+          got = ncz_variable_read_bytes (v, starts[k], 2, counts[k], 2, NULL, 0, NULL, &error);
+          g_assert_no_error (error);
+          g_assert_cmpuint (contiguous_reads, ==, urls[u] == path ? 1 : through_store[k]);
+          g_assert_cmpuint (g_bytes_get_size (got), ==, counts[k][0] * counts[k][1] * 8);
+          vals = g_bytes_get_data (got, NULL);
+          for (guint64 a = 0; a < counts[k][0]; a++)
+            for (guint64 b = 0; b < counts[k][1]; b++, n++)
+              if (vals[n] != ref[(starts[k][0] + a) * C + starts[k][1] + b])
+                g_error ("%s: slab %" G_GSIZE_FORMAT ": element (%" G_GUINT64_FORMAT ",%"
+                         G_GUINT64_FORMAT ") differs", urls[u], k, starts[k][0] + a,
+                         starts[k][1] + b);
+        }
+      close_dataset (ds);
+    }
+  g_unlink (path);
+}
+
+/* Datasets that stay with libhdf5: one never written (its fill value,
+ * after a user block, where libhdf5 1.10's H5Dget_offset() gives an
+ * address for storage that does not exist), one of no elements; a scalar
+ * is read without it. */
+static void
+test_contiguous_unallocated (void)
+{
+  g_autofree char *path = temp_path ("contiguous-fill.h5");
+  g_autoptr(GError) error = NULL;
+  const hsize_t dims[] = { 6, 5 }, empty[] = { 0, 4 };
+  hid_t fcpl = H5Pcreate (H5P_FILE_CREATE), dcpl = H5Pcreate (H5P_DATASET_CREATE);
+  hid_t f, space, d;
+  gint32 fill = 77, scalar = -12345;
+
+  H5Pset_userblock (fcpl, 512);
+  H5Pset_fill_value (dcpl, H5T_NATIVE_INT, &fill);
+  f = H5Fcreate (path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+  g_assert_cmpint (f, >=, 0);
+  space = H5Screate_simple (2, dims, NULL);
+  d = H5Dcreate2 (f, "unwritten", H5T_STD_I32BE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  g_assert_cmpint (d, >=, 0);
+  H5Dclose (d);
+  H5Sclose (space);
+  space = H5Screate_simple (2, empty, NULL);
+  d = H5Dcreate2 (f, "empty", H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  g_assert_cmpint (d, >=, 0);
+  H5Dclose (d);
+  H5Sclose (space);
+  space = H5Screate (H5S_SCALAR);
+  d = H5Dcreate2 (f, "scalar", H5T_STD_I32BE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  g_assert_cmpint (H5Dwrite (d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, &scalar), >=, 0);
+  H5Dclose (d);
+  H5Sclose (space);
+  H5Pclose (dcpl);
+  H5Pclose (fcpl);
+  H5Fclose (f);
+
+  {
+    NczDataset *ds = open_dataset (path, NCZ_OPEN_READ);
+    NczGroup *root = ncz_dataset_get_root_group (ds);
+    NczVariable *v = ncz_group_get_variable (root, "unwritten");
+    const guint64 s[] = { 0, 0 }, c[] = { 6, 5 }, c0[] = { 0, 4 };
+    g_autoptr(GBytes) got = NULL;
+    const gint32 *vals;
+
+    g_assert_nonnull (v);
+    reset_counts ();
+    got = ncz_variable_read_bytes (v, s, 2, c, 2, NULL, 0, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (contiguous_reads, ==, 0);
+    g_assert_cmpuint (g_bytes_get_size (got), ==, 30 * 4);
+    vals = g_bytes_get_data (got, NULL);
+    for (int i = 0; i < 30; i++)
+      g_assert_cmpint (vals[i], ==, fill);
+    g_clear_pointer (&got, g_bytes_unref);
+
+    v = ncz_group_get_variable (root, "empty");
+    g_assert_nonnull (v);
+    got = ncz_variable_read_bytes (v, s, 2, c0, 2, NULL, 0, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (g_bytes_get_size (got), ==, 0);
+    g_clear_pointer (&got, g_bytes_unref);
+
+    v = ncz_group_get_variable (root, "scalar");
+    g_assert_nonnull (v);
+    reset_counts ();
+    got = ncz_variable_read_bytes (v, NULL, 0, NULL, 0, NULL, 0, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (contiguous_reads, ==, 1);
+    g_assert_cmpuint (g_bytes_get_size (got), ==, 4);
+    g_assert_cmpint (*(const gint32 *) g_bytes_get_data (got, NULL), ==, scalar);
+    close_dataset (ds);
+  }
+  g_unlink (path);
+}
+
+/* Reads 1000 ints of @v and compares them with @ref. */
+static void
+read_ints (NczVariable *v, const gint32 *ref)
+{
+  g_autoptr(GError) error = NULL;
+  const guint64 s[] = { 0 }, c[] = { 1000 };
+  g_autoptr(GBytes) got = ncz_variable_read_bytes (v, s, 1, c, 1, NULL, 0, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpmem (g_bytes_get_data (got, NULL), g_bytes_get_size (got), ref, 1000 * 4);
+}
+
+/* Reads @name of @url: an error naming @path, the variable and @expect. */
+static void
+assert_read_fails (const char *url, const char *path, const char *name, const char *expect)
+{
+  g_autoptr(GError) error = NULL;
+  NczDataset *ds = open_dataset (url, NCZ_OPEN_READ);
+  NczVariable *v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), name);
+  g_autofree char *quoted = g_strdup_printf ("variable '/%s'", name);
+  const guint64 s[] = { 0 }, c[] = { 1000 };
+  g_autoptr(GBytes) got = NULL;
+
+  g_assert_nonnull (v);
+  got = ncz_variable_read_bytes (v, s, 1, c, 1, NULL, 0, NULL, &error);
+  g_assert_null (got);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, quoted));
+  g_assert_nonnull (strstr (error->message, expect));
+  close_dataset (ds);
+}
+
+/* Damaged files: a dataset whose address (in its layout message) lies
+ * past the end of the file, or whose data runs past it (libhdf5 opens
+ * both), and a file cut short after it was opened. Errors naming the
+ * file and the variable, locally and through a store; the other
+ * variables still read. */
+static void
+test_contiguous_past_eof (void)
+{
+  g_autofree char *path = temp_path ("contiguous-eof.h5");
+  g_autofree char *bytes_url = g_strconcat (path, "#mode=bytes", NULL);
+  const char *urls[] = { path, bytes_url };
+  g_autofree gint32 *values = g_new (gint32, 1000);
+  g_autofree gint32 *big = g_new (gint32, 20000);
+  g_autofree guint8 *intact = NULL;
+  const hsize_t dims[] = { 1000 }, big_dims[] = { 20000 };
+  gsize length = 0;
+  haddr_t addr, big_addr;
+  guint8 *layout = NULL;
+  hid_t f, space, d;
+
+  for (int i = 0; i < 1000; i++)
+    values[i] = i * 7 - 3000;
+  for (int i = 0; i < 20000; i++)
+    big[i] = i * 131 - 77;
+  f = H5Fcreate (path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  space = H5Screate_simple (1, dims, NULL);
+  d = H5Dcreate2 (f, "v", H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  g_assert_cmpint (H5Dwrite (d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values), >=, 0);
+  addr = H5Dget_offset (d);
+  H5Dclose (d);
+  d = H5Dcreate2 (f, "w", H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  g_assert_cmpint (H5Dwrite (d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values), >=, 0);
+  H5Dclose (d);
+  H5Sclose (space);
+  /* a block or more: read without libhdf5 through a store too */
+  space = H5Screate_simple (1, big_dims, NULL);
+  d = H5Dcreate2 (f, "big", H5T_STD_I32BE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  g_assert_cmpint (H5Dwrite (d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, big), >=, 0);
+  big_addr = H5Dget_offset (d);
+  H5Dclose (d);
+  H5Sclose (space);
+  H5Fclose (f);
+  g_assert_true (g_file_get_contents (path, (char **) &intact, &length, NULL));
+
+  /* the layout message (version 3, contiguous): its address and size */
+  for (gsize i = 0; i + 18 <= length && layout == NULL; i++)
+    {
+      guint64 a, n;
+
+      memcpy (&a, intact + i + 2, 8);
+      memcpy (&n, intact + i + 10, 8);
+      if (intact[i] == 3 && intact[i + 1] == 1 && GUINT64_FROM_LE (a) == addr &&
+          GUINT64_FROM_LE (n) == 4000)
+        layout = intact + i;
+    }
+  g_assert_nonnull (layout);
+  {
+    const guint64 moved[] = { length + 4096, length - 100, G_GUINT64_CONSTANT (1) << 62 };
+
+    for (gsize m = 0; m < G_N_ELEMENTS (moved); m++)
+      {
+        guint64 le = GUINT64_TO_LE (moved[m]);
+
+        memcpy (layout + 2, &le, 8);
+        g_assert_true (g_file_set_contents (path, (char *) intact, (gssize) length, NULL));
+        for (gsize u = 0; u < G_N_ELEMENTS (urls); u++)
+          {
+            NczDataset *ds = open_dataset (urls[u], NCZ_OPEN_READ);
+            NczVariable *w = ncz_group_get_variable (ncz_dataset_get_root_group (ds), "w");
+
+            g_assert_nonnull (w);
+            read_ints (w, values);
+            close_dataset (ds);
+            assert_read_fails (urls[u], path, "v", "runs past the end of the file");
+          }
+      }
+  }
+  {
+    guint64 le = GUINT64_TO_LE (addr);
+
+    memcpy (layout + 2, &le, 8);
+  }
+
+  /* cut short after the open: a short read */
+  g_assert_true (g_file_set_contents (path, (char *) intact, (gssize) length, NULL));
+  for (gsize u = 0; u < G_N_ELEMENTS (urls); u++)
+    {
+      g_autoptr(GError) error = NULL;
+      NczDataset *ds = open_dataset (urls[u], NCZ_OPEN_READ);
+      NczVariable *v = ncz_group_get_variable (ncz_dataset_get_root_group (ds), "big");
+      const guint64 s[] = { 0 }, c[] = { 20000 };
+      g_autoptr(GBytes) got = NULL;
+
+      g_assert_nonnull (v);
+      got = ncz_variable_read_bytes (v, s, 1, c, 1, NULL, 0, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpmem (g_bytes_get_data (got, NULL), g_bytes_get_size (got), big, 20000 * 4);
+      g_clear_pointer (&got, g_bytes_unref);
+      g_assert_cmpint (truncate (path, (off_t) big_addr + 100), ==, 0);
+      got = ncz_variable_read_bytes (v, s, 1, c, 1, NULL, 0, NULL, &error);
+      g_assert_null (got);
+      g_assert_nonnull (error);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, path));
+      g_assert_nonnull (strstr (error->message, "variable '/big'"));
+      g_assert_nonnull (strstr (error->message, "80000 bytes at offset"));
+      close_dataset (ds);
+      g_assert_true (g_file_set_contents (path, (char *) intact, (gssize) length, NULL));
+    }
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -761,5 +1235,12 @@ main (int argc, char **argv)
   g_test_add_func ("/hdf5-io/unlimited", test_unlimited);
   g_test_add_func ("/hdf5-io/foreign-file", test_foreign_file);
   g_test_add_func ("/hdf5-io/damaged-chunk", test_damaged_chunk);
+  g_test_add_data_func ("/hdf5-io/contiguous/types", GUINT_TO_POINTER (0),
+                        test_contiguous_types);
+  g_test_add_data_func ("/hdf5-io/contiguous/types-user-block", GUINT_TO_POINTER (1024),
+                        test_contiguous_types);
+  g_test_add_func ("/hdf5-io/contiguous/large", test_contiguous_large);
+  g_test_add_func ("/hdf5-io/contiguous/unallocated", test_contiguous_unallocated);
+  g_test_add_func ("/hdf5-io/contiguous/past-eof", test_contiguous_past_eof);
   return g_test_run ();
 }

@@ -353,12 +353,16 @@ with h5py.File(PATH, 'w') as f:
     f['other'] = np.arange(2, dtype='i4')
 '''
 # a user block before the superblock: every address in the file is
-# relative to it, and raw chunks read without libhdf5 must add it
+# relative to it, and raw chunks and contiguous data read without
+# libhdf5 must add it
 H5PY['h5py_userblock'] = r'''
 with h5py.File(PATH, 'w', userblock_size=1024) as f:
     f.create_dataset('z', data=np.arange(4000, dtype='i4').reshape(40, 100),
                      chunks=(10, 25), compression='gzip', compression_opts=1, shuffle=True)
     f.create_dataset('u', data=np.arange(300, dtype='f8').reshape(3, 100), chunks=(1, 100))
+    f.create_dataset('c', data=np.arange(600, dtype='>f8').reshape(6, 100) * 1.5 - 7)
+    f.create_dataset('c16', data=np.arange(50, dtype='<i2') * -611)
+    f.create_dataset('unwritten', (4, 5), dtype='>i4', fillvalue=-3)
     f.attrs['title'] = 'after a user block'
 '''
 H5PY['h5py_fixed_strings'] = r'''
@@ -769,7 +773,8 @@ def main():
             path = files['h5py_userblock']
             rc1, local, err1 = run([ncz_dump, path])
             rc2, remote, err2 = run([ncz_dump, path + '#mode=bytes'])
-            ok = rc1 == 0 and rc2 == 0 and local == remote and ' z =' in local
+            ok = rc1 == 0 and rc2 == 0 and local == remote and ' z =' in local and \
+                ' c =' in local and ' unwritten =' in local
             tap.add(ok, 'h5py_userblock: read through a store (#mode=bytes) as read locally',
                     [] if ok else [str(rc1), err1.strip(), str(rc2), err2.strip()])
         if not selectors:

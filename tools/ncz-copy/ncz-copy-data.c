@@ -6,10 +6,9 @@
  * chunks); the calling thread, the writer, writes them in the same order,
  * encoding on every core too, while the readers read the next ones. A
  * box is read at most `window` boxes ahead of the one being written, so
- * the values held at once are window + 1 boxes at most (those being read
- * or waiting and the one being written; one more when boxes are
- * assembled for the output), each an equal share of -m, whatever the size
- * of the variable. A remote input (S3) has two readers, so that one has
+ * the values held at once are window + 2 boxes at most (those being read
+ * or waiting, the one being written and the buffer it is assembled in),
+ * each an equal share of -m, whatever the size of the variable. A remote input (S3) has two readers, so that one has
  * its box's requests in flight while the other waits for its last ones.
  *
  * A box is read in one of two ways:
@@ -21,13 +20,11 @@
  *  - by slabs, otherwise (HDF5 input, new chunking, strings): the box is
  *    a slab of whole output chunks, read with ncz_variable_read() (or
  *    ncz_variable_read_strings()).
- * A slab is written with one ncz_variable_write() call (the output's
- * codecs then run on every core and its requests stay in flight
- * together). The chunks of a box read by chunks are written each with a
- * call of its own, all at once on the worker pool, straight from where
- * they were decoded; only for a remote output is a box whose chunks all
- * exist assembled and written with one call, which keeps the output's
- * I/O depth of requests in flight.
+ * The writer writes a box with one ncz_variable_write() call (the
+ * output's codecs then run on every core and its requests stay in flight
+ * together): a slab as read, the chunks of a box read by chunks assembled
+ * into one buffer; the chunks of a box where some were never written are
+ * written one by one.
  *
  * The first failure, of a read or a write, stops the copy: the readers
  * take no more boxes, what they are reading is cancelled, and the error
@@ -215,7 +212,6 @@ typedef struct
   guint group;                /* chunks per ncz_format_read_chunks() call */
   guint n_readers;
   guint window;               /* boxes read ahead of the writer */
-  gboolean assemble;          /* boxes read by chunks are written whole */
 
   GMutex lock;
   GCond cond;
@@ -488,63 +484,48 @@ reader_run (gpointer user_data)
   return NULL;
 }
 
-/* One chunk of a box written on its own */
-typedef struct
+/* Writes the chunk @index of @p->out from @data, as decoded (the full
+ * chunk shape): the part inside the variable. */
+static gboolean
+write_chunk (Pipeline *p, const guint64 *index, GBytes *data, GError **error)
 {
-  Pipeline *p;
-  const guint64 *index;
-  GBytes *data;
-  GError *error;
-} ChunkWrite;
-
-static void
-chunk_write_run (gpointer item, gpointer user_data)
-{
-  ChunkWrite *w = item;
-  Pipeline *p = w->p;
   guint rank = p->rank;
   g_autofree guint64 *start = g_new0 (guint64, rank);
   g_autofree guint64 *count = g_new0 (guint64, rank);
   g_autofree guint64 *at = g_new0 (guint64, rank);
   g_autofree guint8 *buffer = NULL;
-  guint64 n = chunk_extent (w->index, p->chunk, p->shape, rank, start, count);
+  guint64 n = chunk_extent (index, p->chunk, p->shape, rank, start, count);
   gboolean whole = TRUE;
 
   for (guint i = 0; i < rank; i++)
     whole = whole && count[i] == p->chunk[i];
   if (whole)
-    {
-      ncz_variable_write (p->out, start, rank, count, rank, NULL, 0,
-                          g_bytes_get_data (w->data, NULL), g_bytes_get_size (w->data),
-                          p->cancellable, &w->error);
-      return;
-    }
-  /* an edge chunk: the part inside the variable */
+    return ncz_variable_write (p->out, start, rank, count, rank, NULL, 0,
+                               g_bytes_get_data (data, NULL), g_bytes_get_size (data),
+                               p->cancellable, error);
+  /* an edge chunk */
   buffer = g_malloc (MAX (n * p->es, 1));
-  place_chunk (g_bytes_get_data (w->data, NULL), p->chunk, count, rank, p->es, buffer, count,
-               at);
-  ncz_variable_write (p->out, start, rank, count, rank, NULL, 0, buffer, n * p->es,
-                      p->cancellable, &w->error);
+  place_chunk (g_bytes_get_data (data, NULL), p->chunk, count, rank, p->es, buffer, count, at);
+  return ncz_variable_write (p->out, start, rank, count, rank, NULL, 0, buffer, n * p->es,
+                             p->cancellable, error);
 }
 
-/* Writes a box read by chunks: to a remote output with one call when
- * every chunk exists (assembled in p->box: the output then keeps its
- * requests in flight together); else each chunk that exists with a call
- * of its own, all at once on the worker pool, with no copy into a box. */
+/* Writes a box read by chunks: assembled (in p->box) and written with
+ * one call when all its chunks exist, so that the output's chunks are
+ * encoded on every core and its requests kept in flight together; else
+ * the chunks that exist one by one. (One call at a time: the model's
+ * writes of one variable are not promised to be safe from several
+ * threads at once.) */
 static gboolean
 write_chunks (Pipeline *p, Batch *b, GError **error)
 {
   guint rank = p->rank;
   gboolean all_present = TRUE;
-  g_autofree ChunkWrite *writes = NULL;
-  g_autofree gpointer *items = NULL;
-  GError *first = NULL;
-  guint n = 0;
 
   for (guint j = 0; j < b->n_chunks; j++)
     all_present = all_present && b->chunks[j] != NULL;
 
-  if (p->assemble && all_present && b->n_chunks > 1)
+  if (all_present && b->n_chunks > 1)
     {
       g_autofree guint64 *start = g_new0 (guint64, rank);
       g_autofree guint64 *count = g_new0 (guint64, rank);
@@ -570,29 +551,10 @@ write_chunks (Pipeline *p, Batch *b, GError **error)
                                  p->cancellable, error);
     }
 
-  writes = g_new0 (ChunkWrite, b->n_chunks);
-  items = g_new (gpointer, MAX (b->n_chunks, 1));
   for (guint j = 0; j < b->n_chunks; j++)
-    if (b->chunks[j] != NULL)
-      {
-        writes[n].p = p;
-        writes[n].index = b->indices + (gsize) j * rank;
-        writes[n].data = b->chunks[j];
-        items[n] = &writes[n];
-        n++;
-      }
-  ncz_parallel_for (items, n, chunk_write_run, NULL);
-  for (guint j = 0; j < n; j++)
-    {
-      if (first == NULL)
-        first = g_steal_pointer (&writes[j].error);
-      g_clear_error (&writes[j].error);
-    }
-  if (first != NULL)
-    {
-      g_propagate_error (error, first);
+    if (b->chunks[j] != NULL &&
+        !write_chunk (p, b->indices + (gsize) j * rank, b->chunks[j], error))
       return FALSE;
-    }
   return TRUE;
 }
 
@@ -618,22 +580,19 @@ write_batch (Pipeline *p, Batch *b, GError **error)
 static gboolean
 is_remote (NczDataset *dataset)
 {
-  NczStore *store = dataset != NULL ? ncz_dataset_get_store (dataset) : NULL;
+  NczStore *store = ncz_dataset_get_store (dataset);
   return store != NULL && ncz_store_is_remote (store);
 }
 
 /* The share of the memory each box takes: the boxes being read or
  * waiting (@window of them, read by @n_readers threads), the one being
- * written and, when boxes are assembled for the output (@assemble), the
- * buffer it is assembled in. */
+ * written and the buffer it is assembled in. */
 static gsize
-box_budget (CopyData *data, NczVariable *out, guint *n_readers, guint *window,
-            gboolean *assemble)
+box_budget (CopyData *data, guint *n_readers, guint *window)
 {
   *n_readers = is_remote (data->in) ? REMOTE_READERS : 1;
   *window = *n_readers + READ_AHEAD;
-  *assemble = is_remote (ncz_variable_get_dataset (out));
-  return MAX (data->memory_bytes / (*window + 1 + (*assemble ? 1 : 0)), 1);
+  return MAX (data->memory_bytes / (*window + 2), 1);
 }
 
 /* Sets up the copy of @in to @out by chunks (@chunk: their shared chunk
@@ -660,7 +619,7 @@ pipeline_init (Pipeline *p, CopyData *data, NczVariable *in, NczVariable *out,
   p->grid = g_new0 (guint64, rank);
   p->next_lo = g_new0 (guint64, rank);
 
-  box_bytes = box_budget (data, out, &p->n_readers, &p->window, &p->assemble);
+  box_bytes = box_budget (data, &p->n_readers, &p->window);
 
   if (chunk != NULL)
     {
@@ -836,8 +795,7 @@ copy_data (CopyData *data, NczVariable *in, NczVariable *out, GError **error)
   gboolean unsupported = FALSE;
   guint64 chunk_bytes = element_size (in);
   guint n_readers, window;
-  gboolean assemble;
-  gsize box_bytes = box_budget (data, out, &n_readers, &window, &assemble);
+  gsize box_bytes = box_budget (data, &n_readers, &window);
   gboolean same = rank > 0 && n_in == rank && n_out == rank &&
                   memcmp (in_chunk, out_chunk, rank * sizeof (guint64)) == 0;
 

@@ -6,9 +6,10 @@
  * chunks); the calling thread, the writer, writes them in the same order,
  * encoding on every core too, while the readers read the next ones. A
  * box is read at most `window` boxes ahead of the one being written, so
- * the values held at once are window + 2 boxes at most (those being read
- * or waiting, the one being written and the buffer it is assembled in),
- * each an equal share of -m, whatever the size of the variable. A remote input (S3) has two readers, so that one has
+ * the values held at once are window + 1 boxes at most (those being read
+ * or waiting and the one being written; one more when boxes are assembled
+ * for the output, below), each an equal share of -m, whatever the size
+ * of the variable. A remote input (S3) has two readers, so that one has
  * its box's requests in flight while the other waits for its last ones.
  *
  * A box is read in one of two ways:
@@ -20,11 +21,17 @@
  *  - by slabs, otherwise (HDF5 input, new chunking, strings): the box is
  *    a slab of whole output chunks, read with ncz_variable_read() (or
  *    ncz_variable_read_strings()).
- * The writer writes a box with one ncz_variable_write() call (the
+ * The writer writes a slab with one ncz_variable_write() call: the
  * output's codecs then run on every core and its requests stay in flight
- * together): a slab as read, the chunks of a box read by chunks assembled
- * into one buffer; the chunks of a box where some were never written are
- * written one by one.
+ * together. The chunks of a box read by chunks are assembled into one
+ * buffer and written the same way when that pays: when the output has
+ * codecs or quantization (work for every core) or is remote (requests to
+ * keep in flight). Otherwise (a local output without codecs: the work is
+ * copying bytes) they are written one by one straight from where they
+ * were decoded, which saves the copy into the box and the box's memory;
+ * so are the chunks of a box where some were never written. The model's
+ * writes of one variable are not promised to be safe from several
+ * threads at once: the writer makes one call at a time.
  *
  * The first failure, of a read or a write, stops the copy: the readers
  * take no more boxes, what they are reading is cancelled, and the error
@@ -212,6 +219,7 @@ typedef struct
   guint group;                /* chunks per ncz_format_read_chunks() call */
   guint n_readers;
   guint window;               /* boxes read ahead of the writer */
+  gboolean assemble;          /* boxes read by chunks are written whole */
 
   GMutex lock;
   GCond cond;
@@ -511,11 +519,8 @@ write_chunk (Pipeline *p, const guint64 *index, GBytes *data, GError **error)
 }
 
 /* Writes a box read by chunks: assembled (in p->box) and written with
- * one call when all its chunks exist, so that the output's chunks are
- * encoded on every core and its requests kept in flight together; else
- * the chunks that exist one by one. (One call at a time: the model's
- * writes of one variable are not promised to be safe from several
- * threads at once.) */
+ * one call when all its chunks exist and p->assemble says it pays; else
+ * the chunks that exist one by one. */
 static gboolean
 write_chunks (Pipeline *p, Batch *b, GError **error)
 {
@@ -525,7 +530,7 @@ write_chunks (Pipeline *p, Batch *b, GError **error)
   for (guint j = 0; j < b->n_chunks; j++)
     all_present = all_present && b->chunks[j] != NULL;
 
-  if (all_present && b->n_chunks > 1)
+  if (p->assemble && all_present && b->n_chunks > 1)
     {
       g_autofree guint64 *start = g_new0 (guint64, rank);
       g_autofree guint64 *count = g_new0 (guint64, rank);
@@ -584,15 +589,26 @@ is_remote (NczDataset *dataset)
   return store != NULL && ncz_store_is_remote (store);
 }
 
+/* Whether the chunks of a box read by chunks are best assembled and
+ * written with one call (see the top of the file). */
+static gboolean
+assemble_boxes (NczVariable *out)
+{
+  return ncz_variable_get_n_codecs (out) > 0 ||
+         ncz_variable_get_quantize (out, NULL) != NCZ_QUANTIZE_NONE ||
+         is_remote (ncz_variable_get_dataset (out));
+}
+
 /* The share of the memory each box takes: the boxes being read or
  * waiting (@window of them, read by @n_readers threads), the one being
- * written and the buffer it is assembled in. */
+ * written and, when boxes are assembled (@assemble), the buffer it is
+ * assembled in. */
 static gsize
-box_budget (CopyData *data, guint *n_readers, guint *window)
+box_budget (CopyData *data, gboolean assemble, guint *n_readers, guint *window)
 {
   *n_readers = is_remote (data->in) ? REMOTE_READERS : 1;
   *window = *n_readers + READ_AHEAD;
-  return MAX (data->memory_bytes / (*window + 2), 1);
+  return MAX (data->memory_bytes / (*window + 1 + (assemble ? 1 : 0)), 1);
 }
 
 /* Sets up the copy of @in to @out by chunks (@chunk: their shared chunk
@@ -619,7 +635,8 @@ pipeline_init (Pipeline *p, CopyData *data, NczVariable *in, NczVariable *out,
   p->grid = g_new0 (guint64, rank);
   p->next_lo = g_new0 (guint64, rank);
 
-  box_bytes = box_budget (data, &p->n_readers, &p->window);
+  p->assemble = chunk != NULL && assemble_boxes (out);
+  box_bytes = box_budget (data, p->assemble, &p->n_readers, &p->window);
 
   if (chunk != NULL)
     {
@@ -795,7 +812,7 @@ copy_data (CopyData *data, NczVariable *in, NczVariable *out, GError **error)
   gboolean unsupported = FALSE;
   guint64 chunk_bytes = element_size (in);
   guint n_readers, window;
-  gsize box_bytes = box_budget (data, &n_readers, &window);
+  gsize box_bytes = box_budget (data, assemble_boxes (out), &n_readers, &window);
   gboolean same = rank > 0 && n_in == rank && n_out == rank &&
                   memcmp (in_chunk, out_chunk, rank * sizeof (guint64)) == 0;
 

@@ -19,7 +19,7 @@
 
 /* The values held at once, unless -m says otherwise: whatever the size
  * of the variables (see ncz-copy-data.c). */
-#define DEFAULT_MEMORY_BYTES 64000000u
+#define DEFAULT_MEMORY_BYTES (64u * 1024 * 1024)
 
 typedef struct
 {
@@ -248,7 +248,7 @@ usage (FILE *out, const char *prog)
            "  -s               shuffle before deflating (with -d LEVEL > 0)\n"
            "  -c CHUNKSPEC     chunking: DIM/LEN,DIM2/LEN2,...  VAR:LEN,LEN,...  VAR:  /\n"
            "  -u               make unlimited dimensions fixed size\n"
-           "  -m SIZE          memory for the values in flight (suffix K, M, G; default 64M)\n"
+           "  -m SIZE          memory for data in flight (suffix K, M, G; default 64 MiB)\n"
            "  -k KIND          output kind: only nc4 / netCDF-4 (the URL picks the format)\n"
            "  -N               refuse to replace an existing dataset at OUT\n"
            "  -q               no progress bar\n"

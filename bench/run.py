@@ -5,7 +5,8 @@
 #               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A] [--wide=G,V,A|none]
 #               [--codecs=zstd,blosc-lz4,zlib|none]
 #               [--hdf5=chunked,contiguous,deflate,shuffle-deflate|none]
-#               [--only=data,codecs,meta,hdf5] [--drop-caches] [--json=FILE]
+#               [--only=data,codecs,meta,hdf5,copy] [--ncz-copy=PATH]
+#               [--drop-caches] [--json=FILE]
 #
 # In one run: the data case (a 3-D float32 variable written whole and read
 # whole, uncompressed, NCZarr/Zarr in a directory), the codec cases (the
@@ -23,7 +24,9 @@
 # netCDF-4 file, Ncz's HDF5 backend against netcdf-c's, uncompressed
 # chunked and contiguous, deflate level 1 with and without shuffle on the
 # codec cases' values; and Ncz's NCZarr with zstd level 1 against
-# netcdf-c's HDF5 with deflate), and the machine ceiling (memcpy, plain
+# netcdf-c's HDF5 with deflate), the copy case (ncz-copy against
+# netcdf-c's nccopy on the same deflated netCDF-4 file, -d0 and -d1, each
+# timed as a whole process), and the machine ceiling (memcpy, plain
 # chunk-sized files). Every program
 # runs --repeat times; the best time of each is kept, and the largest peak
 # RSS. Prints a table, the Ncz/peer ratios and whether Ncz meets its
@@ -35,11 +38,12 @@
 # netcdf-c with deflate (with and without shuffle), and Ncz's NCZarr with
 # zstd faster than netcdf-c's HDF5 with deflate (with and without
 # shuffle), writing and reading; and at least 1.5 times netcdf-c reading
-# uncompressed contiguous (no target writing).
+# uncompressed contiguous (no target writing); for the copy case, ncz-copy at least 1.5
+# times as fast as nccopy, with -d0 and with -d1.
 #
 # --only runs some of the cases: data (with the ceiling), codecs, meta (the
-# metadata, consolidated and wide cases), hdf5 (s3 is run.sh's S3 section,
-# ignored here).
+# metadata, consolidated and wide cases), hdf5, copy (s3 is run.sh's S3
+# section, ignored here).
 #
 # Reads are warm (the page cache holds what was just written) unless
 # --drop-caches is given and writing /proc/sys/vm/drop_caches works.
@@ -52,6 +56,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # the reference row of the consolidated metadata case
@@ -72,6 +77,8 @@ HDF5_FORMS = {
 HDF5_COMPRESSED = ("deflate", "shuffle-deflate")
 # the HDF5 case's cross comparison row: Ncz's NCZarr with zstd level 1
 HDF5_ZSTD = "ncz/nczarr-zstd"
+# The copy case: the deflate levels of the output, in the order they run
+COPY_LEVELS = ("0", "1")
 
 
 def opt(name, default=None):
@@ -203,11 +210,11 @@ def main():
         if f not in HDF5_FORMS:
             print("unknown HDF5 form %s (%s)" % (f, ", ".join(HDF5_FORMS)), file=sys.stderr)
             return 2
-    only = opt("--only", "data,codecs,meta,hdf5")
+    only = opt("--only", "data,codecs,meta,hdf5,copy")
     only = set(only.split(",")) if isinstance(only, str) else set()
     only.discard("s3")   # run.sh's S3 section
-    if not only <= {"data", "codecs", "meta", "hdf5"}:
-        print("--only takes some of data, codecs, meta, hdf5, s3", file=sys.stderr)
+    if not only <= {"data", "codecs", "meta", "hdf5", "copy"}:
+        print("--only takes some of data, codecs, meta, hdf5, copy, s3", file=sys.stderr)
         return 2
     if "codecs" not in only:
         codecs = []
@@ -226,7 +233,7 @@ def main():
     common_meta = ["--meta=" + meta]
 
     results = {"data": {}, "meta": {}, "cmeta": {}, "wide": {}, "ceiling": None, "codecs": {},
-               "hdf5": {}, "cores": len(os.sched_getaffinity(0)),
+               "hdf5": {}, "copy": {}, "cores": len(os.sched_getaffinity(0)),
                "shape": shape, "chunks": chunks, "meta_sizes": meta, "wide_sizes": wide,
                "cases": sorted(only),
                "repeat": repeat, "warm": not dropped}
@@ -278,6 +285,9 @@ def main():
             results["codecs"][codec] = interleaved(jobs, env, workdir)
         results["hdf5"] = run_hdf5(hdf5_forms, tools, common_data, repeat, want_drop, env,
                                    workdir)
+        if "copy" in only:
+            results["copy"] = run_copy(builddir, tools, common_data, repeat, want_drop, env,
+                                       workdir, python)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -315,12 +325,172 @@ def run_hdf5(forms, tools, common_data, repeat, want_drop, env, workdir):
     return out
 
 
+def find_ncz_copy(builddir):
+    """ncz-copy: --ncz-copy=PATH (another build's, to compare), else the
+    one in the build that holds @builddir (BUILD/bench, or BUILD)."""
+    given = opt("--ncz-copy", None)
+    if isinstance(given, str):
+        return given if os.path.exists(given) else None
+    for top in (os.path.join(builddir, ".."), builddir):
+        path = os.path.join(top, "tools", "ncz-copy", "ncz-copy")
+        if os.path.exists(path):
+            return os.path.normpath(path)
+    return None
+
+
+def timed_run(argv, env, want_drop):
+    """Runs @argv as a whole process; returns its wall time and peak RSS,
+    or None when it fails."""
+    if want_drop:
+        drop_caches()
+    t0 = time.monotonic()
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    err = p.stderr.read()
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.monotonic() - t0
+    p.stderr.close()
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        sys.stderr.write("%s failed (%d): %s\n" % (" ".join(argv), p.returncode,
+                                                    err.decode(errors="replace").strip()[-500:]))
+        return None
+    return {"wall_s": wall, "user_s": usage.ru_utime, "sys_s": usage.ru_stime,
+            "peak_rss_kib": usage.ru_maxrss}
+
+
+def same_values(python, a, b, env):
+    """Whether variable 'data' of the netCDF-4 files @a and @b holds the
+    same values (h5py); None when h5py is missing."""
+    code = ("import sys, h5py, numpy\n"
+            "with h5py.File(sys.argv[1], 'r') as f, h5py.File(sys.argv[2], 'r') as g:\n"
+            "    sys.exit(0 if numpy.array_equal(f['data'][...], g['data'][...]) else 1)\n")
+    if subprocess.run([python, "-c", "import h5py, numpy"], capture_output=True).returncode != 0:
+        return None
+    return subprocess.run([python, "-c", code, a, b], env=env).returncode == 0
+
+
+def run_copy(builddir, tools, common_data, repeat, want_drop, env, workdir, python):
+    """The copy case: ncz-copy and netcdf-c's nccopy copy the same
+    deflated netCDF-4 file (the HDF5 case's deflate form, as netcdf-c
+    writes it) to a new netCDF-4 file with -d0 (no compression) and -d1,
+    each run timed as a whole process, as users run them. The four
+    programs take turns, each time writing a fresh file; the first output
+    of each is checked against the input (h5py). Returns "tool/-dN" -> the
+    best results, with the input's "bytes" (of the variable) and "stored"
+    (of the file)."""
+    ncz_copy = find_ncz_copy(builddir)
+    nccopy = shutil.which("nccopy")
+    argvs = dict(tools)
+    if ncz_copy is None or nccopy is None:
+        print("note: copy case skipped: %s not found" % ("ncz-copy" if ncz_copy is None
+                                                          else "nccopy (netcdf-bin)"))
+        return {}
+    # the input, not timed: netcdf-c's own deflated file when nc-bench is
+    # there, else the one Ncz's HDF5 backend writes
+    maker = argvs.get("netcdf-c") or argvs.get("ncz")
+    if maker is None:
+        print("note: copy case skipped: no program to write its input")
+        return {}
+    src_dir = tempfile.mkdtemp(prefix="copy-src-", dir=workdir)
+    r = run_one(maker + ["hdf5", "--form=deflate", "--dir=" + src_dir] + common_data, env, False)
+    src = os.path.join(src_dir, "nc-data.nc" if maker is argvs.get("netcdf-c") else "ncz-data.nc")
+    if r is None or not os.path.exists(src):
+        print("note: copy case skipped: its input could not be written")
+        return {}
+    os.sync()
+    jobs = {}
+    for level in COPY_LEVELS:
+        jobs["ncz-copy/-d" + level] = [ncz_copy, "-q", "-d" + level]
+        jobs["nccopy/-d" + level] = [nccopy, "-d" + level]
+    best = {name: None for name in jobs}
+    failed = set()
+    for i in range(repeat):
+        for name, argv in jobs.items():
+            if name in failed:
+                continue
+            d = tempfile.mkdtemp(prefix="copy%d-" % i, dir=workdir)
+            out = os.path.join(d, "copy.nc")
+            res = timed_run(argv + [src, out], env, want_drop)
+            os.sync()   # as in interleaved(): the next program never shares its writeback
+            if res is not None and i == 0:
+                same = same_values(python, src, out, env)
+                if same is False:
+                    sys.stderr.write("%s: the copy holds other values than %s\n" % (name, src))
+                    res = None
+                elif same is None:
+                    res["unchecked"] = True
+            if res is None:
+                failed.add(name)
+                best[name] = None
+                continue
+            b = best[name]
+            if b is None:
+                best[name] = res
+            else:
+                for k in ("wall_s", "user_s", "sys_s"):
+                    b[k] = min(b[k], res[k])
+                b["peak_rss_kib"] = max(b["peak_rss_kib"], res["peak_rss_kib"])
+    nbytes = 4
+    for n in common_data[0].split("=", 1)[1].split(","):
+        nbytes *= int(n)
+    best["input"] = {"bytes": nbytes, "stored": os.path.getsize(src),
+                     "writer": "netcdf-c" if maker is argvs.get("netcdf-c") else "ncz"}
+    return best
+
+
+def report_copy(res):
+    """The copy case: a row per program and level, the ratios and the
+    targets (ncz-copy >= 1.5 x nccopy with -d0 and with -d1)."""
+    verdicts = []
+    c = res.get("copy")
+    if not c:
+        return verdicts
+    src = c.get("input", {})
+    nbytes = src.get("bytes", 0)
+    print()
+    print("Copy case: a netCDF-4 file, float32 %s in chunks %s, deflate level 1 (written by %s, "
+          "%.1f MB), copied to a new netCDF-4 file; whole processes, %s page cache, best of %d, "
+          "%d cores" % (res["shape"].replace(",", "x"), res["chunks"].replace(",", "x"),
+                        src.get("writer", "?"), src.get("stored", 0) / 1e6,
+                        "warm" if res["warm"] else "dropped", res["repeat"], res.get("cores", 0)))
+    print("%-28s %10s %10s %10s %10s %14s" % ("program", "MB/s", "wall s", "user s", "sys s",
+                                               "peak RSS MiB"))
+    rates = {}
+    for level in COPY_LEVELS:
+        for tool, label in (("ncz-copy", "ncz-copy -d%s" % level),
+                            ("nccopy", "nccopy 4.9.0 -d%s" % level)):
+            key = "%s/-d%s" % (tool, level)
+            if key not in c:
+                continue
+            r = c[key]
+            if r is None:
+                print("%-28s %10s" % (label, "FAILED"))
+                continue
+            rates[key] = mbps(nbytes, r["wall_s"])
+            print("%-28s %s %s %s %s %s%s" % (label, fmt(rates[key], 10), fmt(r["wall_s"], 10, 3),
+                                              fmt(r["user_s"], 10, 3), fmt(r["sys_s"], 10, 3),
+                                              fmt(r["peak_rss_kib"] / 1024, 14),
+                                              "  (values not checked: no h5py)"
+                                              if r.get("unchecked") else ""))
+    print("  MB/s: bytes of the variable / wall time of the whole process (start to exit)")
+    for level in COPY_LEVELS:
+        n, p = rates.get("ncz-copy/-d" + level), rates.get("nccopy/-d" + level)
+        if n is None or p is None:
+            continue
+        ok = n >= 1.5 * p
+        verdicts.append(ok)
+        print("target copy -d%s  %8.1f MB/s (1.5 x nccopy): ncz-copy %.1f MB/s = x%.2f  %s" % (
+            level, 1.5 * p, n, n / p, "MET" if ok else "MISSED"))
+    return verdicts
+
+
 def report(res):
     verdicts = []
     if res["data"] or res["ceiling"]:
         verdicts += report_data(res)
     verdicts += report_codecs(res)
     verdicts += report_hdf5(res)
+    verdicts += report_copy(res)
     if res["meta"]:
         verdicts += report_meta("Metadata case", res["meta"], res["meta_sizes"], res["repeat"])
     if res["cmeta"]:

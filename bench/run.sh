@@ -36,7 +36,7 @@ for a in "$@"; do
   case $a in
     --no-s3) s3=no ;;
     --only=*) case $a in *s3*) ;; *) s3=no ;; esac ;;
-    --small|--repeat=*|--shape=*|--chunks=*|--meta=*) s3_args="$s3_args $a" ;;
+    --small|--repeat=*|--shape=*|--chunks=*|--meta=*|--ncz-copy=*) s3_args="$s3_args $a" ;;
   esac
 done
 if [ "$s3" = yes ]; then

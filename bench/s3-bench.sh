@@ -3,7 +3,7 @@
 # radosgw started on 127.0.0.1 by tests/s3/radosgw-run; see bench/README.md.
 #
 # Usage: bench/s3-bench.sh [BUILDDIR] [--small] [--repeat=N] [--shape=a,b,c]
-#                          [--chunks=a,b,c] [--meta=G,V,A]
+#                          [--chunks=a,b,c] [--meta=G,V,A] [--ncz-copy=PATH]
 # Exit status: s3_bench.py's (3: Ncz's rows left out, no s3 store
 # module); 77 with a message when the server cannot be
 # started (packages missing and not installable) and 99 when it failed to

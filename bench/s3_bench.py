@@ -3,7 +3,7 @@
 # tests/s3/radosgw-run started on 127.0.0.1 (bench/s3-bench.sh runs it so).
 #
 #   s3_bench.py --builddir=BUILD/bench [--small] [--repeat=N]
-#               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A]
+#               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A] [--ncz-copy=PATH]
 #               [--cases=data,meta]
 #
 # Cases, each run --repeat times (best kept), in a bucket of its own that
@@ -16,13 +16,17 @@
 #    (s3_peers.py gdal) and the transfer ceiling, whole-object GETs of the
 #    chunks from a pool of 1, 4, 16 and 32 threads in one process
 #    (s3_peers.py boto3);
+#  - copy: ncz-copy of the uncompressed dataset from S3 to a new NCZarr
+#    dataset in a local directory, timed as a whole process, taking turns
+#    with the 16-thread boto3 ceiling;
 #  - meta: open plus list of the metadata case (NCZarr, and plain Zarr
 #    with consolidated metadata).
 # Beside each Ncz time: the store's HTTP requests (`n-requests`) and the
 # peak requests in flight (`max-in-flight`), and the gateway's own count
 # of requests (perf counters: all, GET, PUT, other). Then the ratios and
 # the targets of the issue: Ncz read >= 1.5 x GDAL and >= 85 % of the
-# best boto3 ceiling, >= 16 requests in flight while reading, an NCZarr
+# best boto3 ceiling, ncz-copy S3 -> local >= 85 % of the 16-thread
+# boto3 ceiling, >= 16 requests in flight while reading, an NCZarr
 # open with no LIST and at most one GET per metadata object, a
 # consolidated open of one GET, and an NCZarr open without .zmetadata in
 # at most 5 x the time of the consolidated open (its metadata objects are
@@ -40,6 +44,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import shutil
 import uuid
 
@@ -51,6 +56,8 @@ from s3proxy import FaultProxy  # noqa: E402
 PY = "/usr/bin/python3"
 LATENCY_TEXT = ["10 ms"]
 THREADS = (1, 4, 16, 32)
+# the boto3 ceiling the copy case is held against
+COPY_THREADS = 16
 
 
 def opt(name, default):
@@ -138,6 +145,11 @@ def main():
     LATENCY_TEXT[0] = f"{latency_ms:g} ms"
     ncz_bench = os.path.join(builddir, "ncz-s3-bench")
     file_bench = os.path.join(builddir, "ncz-bench")
+    ncz_copy = opt("--ncz-copy", None)   # another build's, to compare
+    for top in (os.path.join(builddir, ".."), builddir) if ncz_copy is None else ():
+        if os.path.exists(os.path.join(top, "tools", "ncz-copy", "ncz-copy")):
+            ncz_copy = os.path.normpath(os.path.join(top, "tools", "ncz-copy", "ncz-copy"))
+            break
 
     tmp = tempfile.mkdtemp(prefix="ncz-s3-bench-")
     env = s3.clean_env(s3.write_aws_files(os.path.join(tmp, "aws")))
@@ -156,7 +168,7 @@ def main():
     have_ncz = run_json([ncz_bench, "data", f"--url={base}/probe", "--shape=2,2,2",
                          "--chunks=1,1,1"], env, "Ncz on S3 (probe)") is not None
     delete_prefix(client, bucket, "probe/")
-    results = {"data": {}, "gdal": {}, "boto3": {}, "meta": {}}
+    results = {"data": {}, "gdal": {}, "boto3": {}, "meta": {}, "copy": [], "copy_boto3": []}
     print(f"S3 bench: radosgw on {s3.host_port()} (memstore), variable {shape} float "
           f"({nbytes / 2**20:.0f} MiB) in {chunks} chunks ({n_chunks} objects), "
           f"best of {repeat}", flush=True)
@@ -198,6 +210,9 @@ def main():
                                   f"--bucket={bucket}", f"--prefix={peers_key}/",
                                   f"--threads={t}"], env, f"boto3 {t} threads")
                         for _ in range(repeat)]
+                if have_ncz and ncz_copy is not None:
+                    run_copy(results, ncz_copy, f"{base}/{peers_key}", bucket, peers_key, tmp,
+                             env, repeat)
             delete_prefix(client, bucket, peers_key + "/")
 
         if have_ncz and "meta" in cases:
@@ -253,6 +268,59 @@ def open_with_latency(ncz_bench, bucket, key, meta, consolidated, latency_ms, en
         proxy.stop()
 
 
+def run_copy(results, ncz_copy, url, bucket, key, tmp, env, repeat):
+    """The copy case: ncz-copy of the dataset at @url (Ncz's uncompressed
+    data case) to a new NCZarr dataset in a local directory, timed as a
+    whole process (start to exit), each run taking turns with a run of the
+    16-thread boto3 ceiling on the same objects; the first copy's values
+    are checked against the dataset (ncz-copy back, byte for byte)."""
+    for i in range(repeat):
+        out = os.path.join(tmp, f"copy-{i}")
+        t0 = time.monotonic()
+        r = subprocess.run([ncz_copy, "-q", f"{url}#mode=nczarr,s3",
+                            f"file://{out}#mode=nczarr,file"], capture_output=True, text=True,
+                           env=env, timeout=1800)
+        dt = time.monotonic() - t0
+        if r.returncode != 0:
+            print(f"  ncz-copy S3 -> local: FAILED (exit {r.returncode}): "
+                  f"{r.stderr.strip()[-600:]}", flush=True)
+            results["copy"].append(None)
+        else:
+            row = {"copy_s": dt}
+            if i == 0:
+                row["checked"] = same_chunks(client_objects(bucket, key), out)
+            results["copy"].append(row)
+        shutil.rmtree(out, ignore_errors=True)
+        os.sync()
+        results["copy_boto3"].append(
+            run_json([PY, os.path.join(HERE, "s3_peers.py"), "boto3", f"--bucket={bucket}",
+                      f"--prefix={key}/", f"--threads={COPY_THREADS}"], env,
+                     f"boto3 {COPY_THREADS} threads"))
+
+
+def client_objects(bucket, key):
+    """The chunk objects under @key in @bucket: relative key -> bytes."""
+    client = s3.boto3_client(max_pool=16)
+    out = {}
+    for k in s3.list_keys(client, bucket, key + "/"):
+        rel = k[len(key) + 1:]
+        if not rel.rsplit("/", 1)[-1].startswith("."):
+            out[rel] = client.get_object(Bucket=bucket, Key=k)["Body"].read()
+    return out
+
+
+def same_chunks(objects, path):
+    """Whether the directory @path holds exactly the chunk objects
+    @objects, byte for byte."""
+    got = {}
+    for p, _, fs in os.walk(path):
+        for f in fs:
+            if not f.startswith("."):
+                with open(os.path.join(p, f), "rb") as fh:
+                    got[os.path.relpath(os.path.join(p, f), path)] = fh.read()
+    return got == objects
+
+
 def rgw_text(d):
     return f"{d['get']}/{d['put']}/{d['other']}" if d else "?"
 
@@ -291,6 +359,20 @@ def report(res, nbytes, have_ncz):
         ceiling = max(ceiling, rate)
         print(f"| boto3 GETs, {t} thread{'s' if t > 1 else ''} ({b['objects']} objects) "
               f"| | | | {rate:.0f} | {b['objects']} | {t} | |")
+    copy_rows = [r for r in res.get("copy", []) if r is not None]
+    copy_ceiling = max([mbps(b["bytes"], b["read_s"]) for b in res.get("copy_boto3", []) if b] +
+                       [mbps(b["bytes"], b["read_s"]) for b in res["boto3"].get(COPY_THREADS, [])
+                        if b], default=0.0)
+    copy_rate = None
+    if copy_rows:
+        c = min(copy_rows, key=lambda r: r["copy_s"])
+        copy_rate = mbps(nbytes, c["copy_s"])
+        checked = all(r.get("checked", True) for r in copy_rows)
+        print(f"| ncz-copy S3 -> local NCZarr (whole process, {c['copy_s']:.3f} s"
+              f"{'' if checked else '; OTHER CHUNKS THAN ON S3'}) | | | | {copy_rate:.0f} "
+              f"| | | |")
+        if not checked:
+            copy_rate = 0.0
     if res["meta"]:
         print()
         print("| S3 metadata case | create s | requests | open+list s | requests | in flight "
@@ -325,8 +407,9 @@ def report(res, nbytes, have_ncz):
         print(f"  {text}: {'MET' if ok else 'MISSED'}")
 
     print("Ratios and targets (issue: reads >= 1.5 x GDAL and >= 85 % of the boto3 "
-          "ceiling; >= 16 requests in flight while reading; an NCZarr open costs no LIST "
-          "and at most one GET per metadata object, one GET in all when consolidated):")
+          "ceiling; ncz-copy S3 -> local >= 85 % of the 16-thread boto3 ceiling; >= 16 "
+          "requests in flight while reading; an NCZarr open costs no LIST and at most one "
+          "GET per metadata object, one GET in all when consolidated):")
     for codec, rate in ncz_read.items():
         if codec in gdal_read and gdal_read[codec] > 0:
             ratio = rate / gdal_read[codec]
@@ -335,6 +418,11 @@ def report(res, nbytes, have_ncz):
         frac = ncz_read["none"] / ceiling
         target(frac >= 0.85, f"Ncz read none / best boto3 ceiling ({ceiling:.0f} MB/s) = "
                f"{frac * 100:.0f} % (target >= 85 %)")
+    if copy_rate is not None and copy_ceiling > 0:
+        frac = copy_rate / copy_ceiling
+        target(frac >= 0.85, f"ncz-copy S3 -> local (whole process) / boto3 GETs with "
+               f"{COPY_THREADS} threads ({copy_ceiling:.0f} MB/s) = {frac * 100:.0f} % "
+               f"(target >= 85 %)")
     for codec, n in in_flight_read.items():
         target(n >= 16, f"requests in flight while reading {codec}: {n} (target >= 16)")
     for name, rows in res["meta"].items():

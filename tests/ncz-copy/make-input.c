@@ -1,11 +1,13 @@
 /* make-input.c: writes the datasets ncz-copy's tests copy
  *
- *   make-input URL [rich|plain|grid|big]
+ *   make-input URL [rich|plain|grid|big|many]
  *
  * rich: every type, groups, unlimited and scalar variables, strings,
  * big-endian storage, fill values, no-fill, quantize, filter chains and
  * chunks never written; plain: three unfiltered variables and one with
- * bzip2; big: one variable of some megabytes.
+ * bzip2; big: one variable of some megabytes; many: variables of
+ * hundreds of small chunks, with edge chunks and chunks never written,
+ * compressed and not, beside strings and a scalar.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -318,6 +320,57 @@ make_grid (NczGroup *root)
   check (ncz_variable_write (u, start, 2, grow, 2, NULL, 0, dbls, sizeof dbls, NULL, &error), error);
 }
 
+/* many: hundreds of chunks per variable, so that a copy goes in many
+ * batches; edge chunks along every dimension; a block of chunks of "m"
+ * never written (they read as its fill value) */
+static void
+make_many (NczGroup *root)
+{
+  GError *error = NULL;
+  NczDimension *z = add_dim (root, "z", 23, FALSE);
+  NczDimension *y = add_dim (root, "y", 41, FALSE);
+  NczDimension *x = add_dim (root, "x", 37, FALSE);
+  NczDimension *zyx[] = { z, y, x }, *yx[] = { y, x };
+  guint64 cm[] = { 4, 6, 5 }, cc[] = { 5, 4 };
+  guint64 start[] = { 0, 0, 0 }, count[] = { 23, 41, 37 };
+  gint32 fill = -999;
+  g_autofree gint32 *ints = g_new (gint32, 23 * 41 * 37);
+  g_autofree float *floats = g_new (float, 41 * 37);
+  g_autoptr(GBytes) fill_bytes = g_bytes_new (&fill, sizeof fill);
+  const char *words[] = { "alpha", "beta", "", "delta ünïcode" };
+  const char *strings[41];
+  NczVariable *m = add_var (root, "m", NCZ_DATA_TYPE_INT, 3, zyx);
+  NczVariable *c = add_var (root, "c", NCZ_DATA_TYPE_FLOAT, 2, yx);
+  NczVariable *s = add_var (root, "s", NCZ_DATA_TYPE_STRING, 1, &y);
+  NczVariable *k = add_var (root, "k", NCZ_DATA_TYPE_DOUBLE, 0, NULL);
+  double scalar = 2.75;
+
+  for (int i = 0; i < 23 * 41 * 37; i++)
+    ints[i] = i * 3 - 7000;
+  for (int i = 0; i < 41 * 37; i++)
+    floats[i] = (float) i * 0.25f - 100.0f;
+  for (int i = 0; i < 41; i++)
+    strings[i] = words[i % 4];
+  check (ncz_variable_set_chunk_sizes (m, cm, 3, &error), error);
+  check (ncz_variable_set_fill_value (m, fill_bytes, &error), error);
+  check (ncz_variable_set_chunk_sizes (c, cc, 2, &error), error);
+  check (ncz_variable_set_deflate (c, TRUE, TRUE, 3, &error), error);
+  /* m: written in two parts around z 8..15, whose chunks (z 8..11 and
+   * 12..15) stay unwritten */
+  count[0] = 8;
+  check (ncz_variable_write (m, start, 3, count, 3, NULL, 0, ints, 8 * 41 * 37 * sizeof (gint32),
+                             NULL, &error), error);
+  start[0] = 16;
+  count[0] = 7;
+  check (ncz_variable_write (m, start, 3, count, 3, NULL, 0, ints + 16 * 41 * 37,
+                             7 * 41 * 37 * sizeof (gint32), NULL, &error), error);
+  write_all (c, floats, 41 * 37 * sizeof (float));
+  check (ncz_variable_write_strings (s, start + 1, 1, count + 1, 1, NULL, 0, strings, NULL, &error),
+         error);
+  check (ncz_variable_write (k, NULL, 0, NULL, 0, NULL, 0, &scalar, sizeof scalar, NULL, &error),
+         error);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -327,7 +380,7 @@ main (int argc, char *argv[])
 
   if (argc < 2)
     {
-      fprintf (stderr, "usage: make-input URL [rich|plain|grid|big]\n");
+      fprintf (stderr, "usage: make-input URL [rich|plain|grid|big|many]\n");
       return EXIT_FAILURE;
     }
   ds = ncz_dataset_create (argv[1], NCZ_CREATE_DEFAULT, NULL, &error);
@@ -338,6 +391,8 @@ main (int argc, char *argv[])
     make_plain (ncz_dataset_get_root_group (ds));
   else if (g_str_equal (what, "grid"))
     make_grid (ncz_dataset_get_root_group (ds));
+  else if (g_str_equal (what, "many"))
+    make_many (ncz_dataset_get_root_group (ds));
   else
     make_big (ncz_dataset_get_root_group (ds));
   check (ncz_dataset_close (ds, NULL, &error), error);

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # ncz-copy's tests, printing TAP.
 #
-#   test-ncz-copy.py MAKE-INPUT NCZ-COPY NCZ-DUMP
+#   test-ncz-copy.py MAKE-INPUT NCZ-COPY NCZ-DUMP [hdf5|no-hdf5]
 #
 # Datasets are written by make-input (the Ncz C API); copies are compared
 # with ncz-dump -s, which shows _Filter, _Codecs, _ChunkSizes, _Storage.
@@ -19,6 +19,7 @@ import tempfile
 import time
 
 MAKE_INPUT, NCZ_COPY, NCZ_DUMP = sys.argv[1:4]
+HAVE_HDF5 = len(sys.argv) > 4 and sys.argv[4] == "hdf5"
 TMP = tempfile.mkdtemp(prefix="ncz-copy-test-")
 N = 0
 FAILED = 0
@@ -339,6 +340,103 @@ ok(r.returncode == 0 and strip_specials(dump(out)) == big_in
 out2 = fresh()
 r = copy("-m", "100K", "-F", "big,32015,1", out, out2)
 ok(r.returncode == 0 and strip_specials(dump(out2)) == big_in, "and back, compressed", r.stderr)
+
+# ---------------------------------------------------------------- batches
+# The values go in batches of chunks, read on every core and written
+# while the next ones are read, in memory bounded by -m: hundreds of
+# small chunks (edge chunks along every dimension, a block of chunks
+# never written, a compressed variable, strings and a scalar beside),
+# with the default -m and with small ones, on every core and on one.
+
+
+def tree(d):
+    """Every file under d with its bytes."""
+    out = {}
+    for p, _, fs in os.walk(d):
+        for f in fs:
+            with open(os.path.join(p, f), "rb") as fh:
+                out[os.path.relpath(os.path.join(p, f), d)] = fh.read()
+    return out
+
+
+def data_part(u):
+    """The values of a dump, which do not depend on the format: each
+    variable's part of what follows "data:", by name (pure Zarr lists the
+    variables in another order)."""
+    text = dump(u)
+    if "\ndata:\n" not in text:
+        return {"no data": text}
+    blocks = re.split(r"\n\n (?=\w+ =)", "\n" + text.split("\ndata:\n", 1)[1].rstrip("}\n"))
+    return {b.split(" =", 1)[0].strip(): b.strip() for b in blocks if b.strip()}
+
+
+def path_of(u):
+    return u.split("#")[0][len("file://"):]
+
+
+MANY = make("many", "many")
+MANY_DATA = data_part(MANY)
+ok(sorted(MANY_DATA) == ["c", "k", "m", "s"] and "_," in MANY_DATA["m"]
+   and '"delta ünïcode"' in MANY_DATA["s"] and MANY_DATA["k"] == "k = 2.75 ;",
+   "the many-chunk input holds fill values, strings and a scalar", str(MANY_DATA)[-600:])
+many_ref = fresh()
+r = copy(MANY, many_ref)
+ref_tree = tree(path_of(many_ref))
+ok(r.returncode == 0 and data_part(many_ref) == MANY_DATA
+   and files(path_of(MANY)) == files(path_of(many_ref)),
+   "many chunks: values kept, chunks never written stay unwritten", r.stderr)
+for size in ("2K", "40K"):
+    for label, prefix in (("all cores", []), ("one core", ["taskset", "-c", "0"])):
+        if prefix and not shutil.which("taskset"):
+            continue
+        out = fresh()
+        r = run(prefix + [NCZ_COPY, "-m", size, MANY, out], timeout=120)
+        got = tree(path_of(out))
+        ok(r.returncode == 0 and got == ref_tree,
+           f"-m {size} ({label}): the same objects, byte for byte, as with the default -m",
+           r.stderr + f"{sorted(set(got) ^ set(ref_tree))[:10]} "
+           f"{[k for k in got if k in ref_tree and got[k] != ref_tree[k]][:10]}")
+
+# through every format and back, in small batches
+steps = [("Zarr", fresh("zarr")), ("NCZarr", fresh())]
+if HAVE_HDF5:
+    steps = [("HDF5", f"{TMP}/many1.nc"), ("Zarr", fresh("zarr")), ("HDF5", f"{TMP}/many2.nc"),
+             ("NCZarr", fresh())]
+src, src_name = MANY, "NCZarr"
+for name, dst in steps:
+    r = copy("-m", "16K", src, dst)
+    ok(r.returncode == 0 and data_part(dst) == MANY_DATA,
+       f"{src_name} -> {name} in small batches: the same values",
+       r.stderr + str(data_part(dst))[:2000])
+    src, src_name = dst, name
+if HAVE_HDF5:
+    for level in ("0", "1"):
+        out = f"{TMP}/many-d{level}.nc"
+        r = copy("-m", "16K", "-d", level, f"{TMP}/many1.nc", out)
+        ok(r.returncode == 0 and data_part(out) == MANY_DATA
+           and (specials(out, "m").get("_DeflateLevel") == ("1" if level == "1" else None)),
+           f"HDF5 -> HDF5 -d {level} in small batches: the same values", r.stderr)
+
+# a chunk that cannot be decoded, in the middle of the copy: the copy
+# stops with an error naming the variable and the input, and the dataset
+# it was to replace stays as it was
+bad = fresh()
+r0 = copy(MANY, bad)
+with open(os.path.join(path_of(bad), "c", "4.5"), "wb") as f:
+    f.write(b"not a zlib stream at all")
+prev = fresh()
+r1 = copy(RICH, prev)
+before = tree(path_of(prev))
+r = run([NCZ_COPY, "-m", "4K", bad, prev], timeout=120)
+ok(r0.returncode == 0 and r1.returncode == 0 and r.returncode != 0
+   and "'/c'" in r.stderr and path_of(bad) in r.stderr and tree(path_of(prev)) == before,
+   "a bad chunk mid-copy: error naming the variable and the input; the previous dataset stays",
+   r.stderr)
+if HAVE_HDF5:
+    out = f"{TMP}/bad.nc"
+    r = run([NCZ_COPY, "-m", "4K", bad, out], timeout=120)
+    ok(r.returncode != 0 and "'/c'" in r.stderr and not os.path.exists(out),
+       "the same into a new HDF5 file: error, no file left", r.stderr)
 
 # ---------------------------------------------------------------- progress bar
 

@@ -77,9 +77,13 @@ if [ -f "$tsan_dir/build.ninja" ]; then
   fi
 fi
 
-# libFuzzer: the metadata fuzz target for a bounded time (clang build)
+# libFuzzer (clang build): each target runs its seeds and regression
+# inputs, then fuzzes for NCZ_FUZZ_SECONDS. The normal and ASan builds
+# above already replayed the seeds and regressions with the standalone
+# drivers; long runs are scripts/fuzz-long.sh's, started by hand, and
+# what they find joins the regression inputs (tests/fuzz/README.md).
 MESON_TEST_ARGS=(--suite fuzz --timeout-multiplier 2 fuzz-metadata fuzz-filter-spec fuzz-cdl fuzz-hdf5)
-export NCZ_FUZZ_SECONDS=${NCZ_FUZZ_SECONDS:-60}
+export NCZ_FUZZ_SECONDS=${NCZ_FUZZ_SECONDS:-15}
 # Only the library, the modules and the fuzz targets are built there.
 fuzz_dir=_build-fuzz
 echo "=== configure $fuzz_dir (libFuzzer)"

@@ -8,9 +8,14 @@
 # hdf5-filter-plugin-blosc-serial) read through Ncz's, and the reverse,
 # which shows the chunk bytes are the same format; blosc's set_local
 # stores the type size and chunk bytes in the dataset, as HDF5's own blosc
-# filter does; h5dump reads Ncz's files. Each write or read runs in its own process, since HDF5 reads
-# HDF5_PLUGIN_PATH once. TAP output; exit 77 without h5py or numpy.
+# filter does; h5dump reads Ncz's files. HDF5 reads HDF5_PLUGIN_PATH once
+# per process, so the writes through one plugin directory run in one
+# process of their own, then the reads through each directory (a process
+# per write or read made the test's time that of starting Python and
+# h5py 130 times). TAP output; exit 77 without h5py or numpy.
+import contextlib
 import glob
+import io
 import json
 import os
 import subprocess
@@ -103,6 +108,26 @@ def worker(argv):
     return 0
 
 
+def batch(jobs_path):
+    """Runs in a child process: the writes or reads listed in jobs_path
+    (a JSON list of [op, path, spec]), one after the other; prints one
+    "@@result {ok, why}" line for each as soon as it is done."""
+    with open(jobs_path) as f:
+        jobs = json.load(f)
+    for op, path, spec in jobs:
+        buf = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(buf):
+                rc = worker([op, path, json.dumps(spec)])
+        except Exception as e:  # noqa: BLE001 - the job's failure, then the next job
+            rc = 1
+            buf.write("%s: %s\n" % (type(e).__name__, e))
+        out = buf.getvalue().strip().splitlines()
+        print("@@result " + json.dumps({"ok": rc == 0, "why": out[-1] if out else "exit %d" % rc}),
+              flush=True)
+    return 0
+
+
 def main(argv):
     blosc_dir, lz4_dir = argv[0], argv[1]
     h5dump = argv[2] if len(argv) > 2 else None
@@ -125,23 +150,44 @@ def main(argv):
                 os.symlink(lib, os.path.join(d, os.path.basename(lib)))
                 dirs[key] = d
 
-        def run(op, plugin, path, spec):
+        def run_batch(op, plugin, jobs):
+            """The writes or reads (op) of jobs [(path, spec)] in one process
+            with plugin's directory; a (ok, why) for each."""
+            jobs_path = os.path.join(tmp, "%s-%s.json" % (op, plugin))
+            with open(jobs_path, "w") as f:
+                json.dump([[op, path, spec] for path, spec in jobs], f)
             env = dict(os.environ, HDF5_PLUGIN_PATH=dirs[plugin])
-            p = subprocess.run([sys.executable, __file__, "--worker", op, path, json.dumps(spec)],
-                               env=env, capture_output=True, text=True, timeout=120)
-            out = (p.stdout + p.stderr).strip().splitlines()
-            return p.returncode == 0, (out[-1] if out else "exit %d" % p.returncode)
+            try:
+                p = subprocess.run([sys.executable, __file__, "--batch", jobs_path],
+                                   env=env, capture_output=True, text=True,
+                                   timeout=120 * len(jobs))
+                rc, out, err = p.returncode, p.stdout, p.stderr
+            except subprocess.TimeoutExpired as e:
+                rc, out, err = "timeout", e.stdout or "", "killed after %d s" % (120 * len(jobs))
+                out = out.decode("utf-8", "replace") if isinstance(out, bytes) else out
+            got = [json.loads(line[len("@@result "):]) for line in out.splitlines()
+                   if line.startswith("@@result ")]
+            lines = (out + err).strip().splitlines()
+            ended = "the %s process ended (exit %s) before this one: %s" % (
+                plugin, rc, lines[-1] if lines else "no output")
+            return [(g["ok"], g["why"]) for g in got] + [(False, ended)] * (len(jobs) - len(got))
+
+        # [result index, op, plugin, path, spec, index of the write, label]
+        # of every write and read, run once all cases are known
+        pending = []
 
         def case(name, writer, readers, spec):
             if writer not in dirs or any(r not in dirs for r in readers):
                 results.append((None, "%s # SKIP Debian plugin not installed" % name))
                 return None
             path = os.path.join(tmp, name.replace(" ", "_").replace("/", "_") + ".h5")
-            ok, why = run("write", writer, path, spec)
-            results.append((ok, "%s: written by %s (%s)" % (name, writer, why)))
+            w = len(results)
+            results.append(None)
+            pending.append((w, "write", writer, path, spec, None, "%s: written by %s" % (name, writer)))
             for r in readers:
-                ok2, why2 = run("read", r, path, spec)
-                results.append((ok and ok2, "%s: read by %s (%s)" % (name, r, why2)))
+                results.append(None)
+                pending.append((len(results) - 1, "read", r, path, spec, w,
+                                "%s: read by %s" % (name, r)))
             return path
 
         shapes = [
@@ -183,6 +229,22 @@ def main(argv):
             case("blosc %s no opts" % s["dtype"], "ncz-blosc", ["ncz-blosc", "debian-blosc"],
                  dict(s, filter=32001, opts=None, seed=30 + i))
 
+        # every write, then every read, a process per plugin directory
+        outcome = {}
+        for op in ("write", "read"):
+            by_plugin = {}
+            for job in pending:
+                if job[1] == op:
+                    by_plugin.setdefault(job[2], []).append(job)
+            for plugin, jobs in sorted(by_plugin.items()):
+                for job, res in zip(jobs, run_batch(op, plugin, [(j[3], j[4]) for j in jobs])):
+                    outcome[job[0]] = res
+        for index, op, plugin, path, spec, w, label in pending:
+            ok, why = outcome[index]
+            # a read of a file whose write failed fails too
+            results[index] = ((ok and outcome[w][0]) if op == "read" else ok,
+                              "%s (%s)" % (label, why))
+
         if h5dump and os.path.exists(h5dump):
             for path, kind in ncz_files:
                 env = dict(os.environ, HDF5_PLUGIN_PATH=dirs["ncz-" + kind])
@@ -208,4 +270,6 @@ def main(argv):
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         sys.exit(worker(sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == "--batch":
+        sys.exit(batch(sys.argv[2]))
     sys.exit(main(sys.argv[1:]))

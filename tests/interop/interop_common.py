@@ -146,6 +146,30 @@ class Checker:
         sys.exit(1 if self.failures else 0)
 
 
+class Tap:
+    """TAP output: one line a check, the plan printed by the caller at
+    the end ("1..%d" % tap.n)."""
+
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def ok(self, cond, name, diag=""):
+        self.n += 1
+        print(("ok %d %s" if cond else "not ok %d %s") % (self.n, name))
+        if not cond:
+            self.failed += 1
+            for line in str(diag).splitlines()[:40]:
+                print("# " + line)
+        sys.stdout.flush()
+        return cond
+
+    def skip(self, name, why):
+        self.n += 1
+        print("ok %d %s # SKIP %s" % (self.n, name, why))
+        sys.stdout.flush()
+
+
 def make_tmpdir(name):
     base = os.environ.get("NCZ_INTEROP_TMPDIR") or tempfile.gettempdir()
     return tempfile.mkdtemp(prefix="ncz-" + name + "-", dir=base)

@@ -26,6 +26,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from interop_common import Tap  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_ROOT = os.environ.get("NCZ_SOURCE_ROOT", os.path.join(HERE, "..", ".."))
 PEERS = os.path.join(SOURCE_ROOT, "..", "shared", "peers")
@@ -67,25 +70,6 @@ def ncdump_cmd(version):
 
 def run(argv):
     return subprocess.run(argv, capture_output=True, text=True, timeout=120)
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def ok(self, cond, name, diag=""):
-        self.n += 1
-        print(("ok %d %s" if cond else "not ok %d %s") % (self.n, name))
-        if not cond:
-            self.failed += 1
-            for line in diag.splitlines()[:40]:
-                print("# " + line)
-        sys.stdout.flush()
-
-    def skip(self, name, why):
-        self.n += 1
-        print("ok %d %s # SKIP %s" % (self.n, name, why))
 
 
 def body(text):

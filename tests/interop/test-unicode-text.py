@@ -35,7 +35,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from interop_common import cdl_tokens  # noqa: E402
+from interop_common import Tap, cdl_tokens  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_ROOT = os.environ.get("NCZ_SOURCE_ROOT", os.path.join(HERE, "..", ".."))
@@ -358,26 +358,6 @@ def metadata_objects(store):
 
 
 # ---- the test ----
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def ok(self, cond, name, diag=""):
-        self.n += 1
-        print(("ok %d %s" if cond else "not ok %d %s") % (self.n, name))
-        if not cond:
-            self.failed += 1
-            for line in str(diag).splitlines()[:40]:
-                print("# " + line)
-        sys.stdout.flush()
-
-    def skip(self, name, why):
-        self.n += 1
-        print("ok %d %s # SKIP %s" % (self.n, name, why))
-        sys.stdout.flush()
 
 
 # (name, fragment, dataset, escaped, pure Zarr, {version: expectation})

@@ -28,6 +28,9 @@ import sys
 import tempfile
 import warnings
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from interop_common import Tap  # noqa: E402
+
 try:
     import numpy as np
     import xarray as xr
@@ -35,21 +38,6 @@ try:
 except ImportError:
     print("1..0 # SKIP xarray or zarr not installed")
     sys.exit(77)
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def ok(self, cond, name, diag=""):
-        self.n += 1
-        print(("ok %d %s" if cond else "not ok %d %s") % (self.n, name))
-        if not cond:
-            self.failed += 1
-            for line in str(diag).splitlines()[:40]:
-                print("# " + line)
-        sys.stdout.flush()
 
 
 def run(argv, stdin=None):

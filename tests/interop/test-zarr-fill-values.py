@@ -28,7 +28,7 @@ import tempfile
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from interop_common import cdl_data  # noqa: E402
+from interop_common import Tap, cdl_data  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_ROOT = os.environ.get("NCZ_SOURCE_ROOT", os.path.join(HERE, "..", ".."))
@@ -51,26 +51,6 @@ NCDUMP_493_WRONG = {
     "pa_empty.zarr": "an empty JSON array attribute: 4.9.3 fails the open",
     "pa_mixed.zarr": "a JSON array mixing a number and a string: 4.9.3 aborts",
 }
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def ok(self, cond, name, diag=""):
-        self.n += 1
-        print(("ok %d - %s" if cond else "not ok %d - %s") % (self.n, name))
-        if not cond:
-            self.failed += 1
-            for line in str(diag).splitlines()[:40]:
-                print("# " + line)
-        sys.stdout.flush()
-        return cond
-
-    def skip(self, name, why):
-        self.n += 1
-        print("ok %d - %s # SKIP %s" % (self.n, name, why))
 
 
 def run(argv, **kw):

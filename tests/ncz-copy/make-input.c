@@ -338,7 +338,7 @@ make_many (NczGroup *root)
   g_autofree float *floats = g_new (float, 41 * 37);
   g_autoptr(GBytes) fill_bytes = g_bytes_new (&fill, sizeof fill);
   const char *words[] = { "alpha", "beta", "", "delta ünïcode" };
-  const char *strings[41];
+  const char *strings[42];   /* NULL-terminated */
   NczVariable *m = add_var (root, "m", NCZ_DATA_TYPE_INT, 3, zyx);
   NczVariable *c = add_var (root, "c", NCZ_DATA_TYPE_FLOAT, 2, yx);
   NczVariable *s = add_var (root, "s", NCZ_DATA_TYPE_STRING, 1, &y);
@@ -351,6 +351,7 @@ make_many (NczGroup *root)
     floats[i] = (float) i * 0.25f - 100.0f;
   for (int i = 0; i < 41; i++)
     strings[i] = words[i % 4];
+  strings[41] = NULL;
   check (ncz_variable_set_chunk_sizes (m, cm, 3, &error), error);
   check (ncz_variable_set_fill_value (m, fill_bytes, &error), error);
   check (ncz_variable_set_chunk_sizes (c, cc, 2, &error), error);

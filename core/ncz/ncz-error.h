@@ -48,6 +48,12 @@ typedef enum {
  * @NCZ_STORAGE_ERROR_READ_ONLY: the store is read-only
  * @NCZ_STORAGE_ERROR_EXISTS: the store already exists
  * @NCZ_STORAGE_ERROR_IO: an I/O error
+ * @NCZ_STORAGE_ERROR_LOCKED: another writer holds the lock asked for, and
+ *   it was not released within the time allowed (the message names the
+ *   holder where the store knows it)
+ * @NCZ_STORAGE_ERROR_CONFLICT: the object was changed by another writer
+ *   since it was read (a conditional write failed), or the dataset was
+ *   replaced while it was open
  *
  * Errors of storage drivers.
  *
@@ -61,6 +67,8 @@ typedef enum {
   NCZ_STORAGE_ERROR_READ_ONLY,
   NCZ_STORAGE_ERROR_EXISTS,
   NCZ_STORAGE_ERROR_IO,
+  NCZ_STORAGE_ERROR_LOCKED,
+  NCZ_STORAGE_ERROR_CONFLICT,
 } NczStorageError;
 
 /**

@@ -22,6 +22,7 @@
 #include <ncz/ncz-json.h>
 #include <ncz/ncz-filter-abi.h>
 #include <ncz/ncz-codec-chain.h>
+#include <ncz/ncz-lock-file.h>
 
 G_BEGIN_DECLS
 

@@ -19,6 +19,7 @@
 #define KEY_SLOTS ((guint64) 1 << 30)
 #define HOLDER_RECORD 256
 #define POLL_MAX_MS 50
+#define LOCK_BASE_MAX 200
 
 struct _NczLockFile
 {
@@ -34,7 +35,7 @@ struct _NczLockFile
  * @target: the path of a dataset (a directory or a file)
  *
  * Returns: (transfer full): the lock file of @target: ".NAME.ncz-lock" in
- * the directory that holds @target.
+ * the directory that holds @target (NAME cut to 200 bytes).
  */
 char *
 ncz_lock_file_path_for (const char *target)
@@ -49,7 +50,9 @@ ncz_lock_file_path_for (const char *target)
     copy[--len] = '\0';
   dir = g_path_get_dirname (copy);
   base = g_path_get_basename (copy);
-  name = g_strdup_printf (".%s.ncz-lock", base);
+  /* a name stays within NAME_MAX; two long names that share their first
+   * LOCK_BASE_MAX bytes share a lock, which costs only waiting */
+  name = g_strdup_printf (".%.*s.ncz-lock", (int) MIN (strlen (base), LOCK_BASE_MAX), base);
   return g_build_filename (dir, name, NULL);
 }
 

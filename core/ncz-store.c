@@ -1111,6 +1111,196 @@ ncz_store_is_remote (NczStore *self)
 }
 
 /**
+ * ncz_store_lock_key:
+ * @self: a store
+ * @key: (nullable): the object whose read-modify-write the lock guards,
+ *   or %NULL for the dataset's metadata lock
+ * @timeout_ms: how long to wait for another holder: 0 to try once, -1
+ *   without limit
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Takes, across threads and processes, the lock that guards @key (see
+ * docs/concurrency.md). Stores without locks (ncz_store_has_locks()
+ * says %FALSE) succeed at once. Every successful call is paired with
+ * ncz_store_unlock_key().
+ *
+ * Returns: %TRUE with the lock held; %FALSE with @error set,
+ * %NCZ_STORAGE_ERROR_LOCKED naming the holder when the time ran out
+ * Since: 1.0
+ */
+gboolean
+ncz_store_lock_key (NczStore     *self,
+                    const char   *key,
+                    gint64        timeout_ms,
+                    GCancellable *cancellable,
+                    GError      **error)
+{
+  NczStoreInterface *iface;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (key != NULL && !ncz_store_key_is_valid (key, FALSE, error))
+    return FALSE;
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->lock_key == NULL)
+    return TRUE;
+  return iface->lock_key (self, key, timeout_ms, cancellable, error);
+}
+
+/**
+ * ncz_store_unlock_key:
+ * @self: a store
+ * @key: (nullable): what ncz_store_lock_key() locked
+ *
+ * Releases a lock ncz_store_lock_key() took.
+ *
+ * Since: 1.0
+ */
+void
+ncz_store_unlock_key (NczStore *self, const char *key)
+{
+  NczStoreInterface *iface;
+
+  g_return_if_fail (NCZ_IS_STORE (self));
+
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->lock_key != NULL && iface->unlock_key != NULL)
+    iface->unlock_key (self, key);
+}
+
+/**
+ * ncz_store_has_locks:
+ * @self: a store
+ *
+ * Returns: whether ncz_store_lock_key() takes locks shared with other
+ * processes
+ * Since: 1.0
+ */
+gboolean
+ncz_store_has_locks (NczStore *self)
+{
+  g_return_val_if_fail (NCZ_IS_STORE (self), FALSE);
+  return NCZ_STORE_GET_IFACE (self)->lock_key != NULL;
+}
+
+/**
+ * ncz_store_read_tagged:
+ * @self: a store
+ * @key: the object key
+ * @tag: (out) (optional) (nullable) (transfer full): the version of the
+ *   object read, for ncz_store_write_if(); %NULL if the store has none
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Reads the object at @key whole, with its version.
+ *
+ * Returns: (transfer full): the object's bytes, or %NULL with @error set
+ * (%NCZ_STORAGE_ERROR_NOT_FOUND if there is none)
+ * Since: 1.0
+ */
+GBytes *
+ncz_store_read_tagged (NczStore     *self,
+                       const char   *key,
+                       char        **tag,
+                       GCancellable *cancellable,
+                       GError      **error)
+{
+  NczStoreInterface *iface;
+  GError *local_error = NULL;
+  GBytes *bytes;
+  char *t = NULL;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (tag != NULL)
+    *tag = NULL;
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->read_tagged == NULL)
+    return ncz_store_read (self, key, cancellable, error);
+  if (!ncz_store_key_is_valid (key, FALSE, error) ||
+      g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+  bytes = iface->read_tagged (self, key, &t, cancellable, &local_error);
+  if (bytes == NULL)
+    {
+      g_free (t);
+      check_failure (self, "read", local_error, error);
+      return NULL;
+    }
+  g_clear_error (&local_error);
+  if (tag != NULL)
+    *tag = t;
+  else
+    g_free (t);
+  return bytes;
+}
+
+/**
+ * ncz_store_write_if:
+ * @self: a store
+ * @key: the object key
+ * @data: the object's bytes
+ * @tag: (nullable): the version ncz_store_read_tagged() gave, or %NULL
+ *   to write only if no object exists
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Writes the object at @key if nobody changed it since it was read
+ * (compare and swap). Stores without conditional writes
+ * (ncz_store_has_conditional_writes() says %FALSE) write it
+ * unconditionally; their writers share ncz_store_lock_key() instead.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set,
+ * %NCZ_STORAGE_ERROR_CONFLICT if the object changed meanwhile
+ * Since: 1.0
+ */
+gboolean
+ncz_store_write_if (NczStore     *self,
+                    const char   *key,
+                    GBytes       *data,
+                    const char   *tag,
+                    GCancellable *cancellable,
+                    GError      **error)
+{
+  NczStoreInterface *iface;
+  GError *local_error = NULL;
+
+  g_return_val_if_fail (NCZ_IS_STORE (self), FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  iface = NCZ_STORE_GET_IFACE (self);
+  if (iface->write_if == NULL)
+    return ncz_store_write (self, key, data, cancellable, error);
+  if (!ncz_store_key_is_valid (key, FALSE, error) ||
+      g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  if (!iface->write_if (self, key, data, tag, cancellable, &local_error))
+    return check_failure (self, "write", local_error, error);
+  g_clear_error (&local_error);
+  return TRUE;
+}
+
+/**
+ * ncz_store_has_conditional_writes:
+ * @self: a store
+ *
+ * Returns: whether ncz_store_write_if() compares versions
+ * Since: 1.0
+ */
+gboolean
+ncz_store_has_conditional_writes (NczStore *self)
+{
+  g_return_val_if_fail (NCZ_IS_STORE (self), FALSE);
+  return NCZ_STORE_GET_IFACE (self)->write_if != NULL;
+}
+
+/**
  * ncz_store_get_url:
  * @self: a store
  *

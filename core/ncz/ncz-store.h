@@ -126,6 +126,19 @@ G_DECLARE_INTERFACE (NczStore, ncz_store, NCZ, STORE, GObject)
  * @is_remote: optional; whether each request crosses a network, so that
  *   listings and small reads are costly (formats then consolidate their
  *   metadata by default). The default says %FALSE.
+ * @lock_key: optional; takes, across processes, the lock that guards
+ *   @key's read-modify-write (%NULL @key: the dataset's metadata lock),
+ *   waiting at most @timeout_ms (-1: without limit), or fails with
+ *   %NCZ_STORAGE_ERROR_LOCKED naming the holder. The default takes no
+ *   lock and succeeds: a store without locks says so in
+ *   @supports_conditional or has a single writer.
+ * @unlock_key: releases what @lock_key took; required with it
+ * @read_tagged: optional; reads an object whole and gives its version
+ *   tag (an HTTP ETag), which a later @write_if compares. The default
+ *   reads it and gives no tag.
+ * @write_if: optional; writes an object only if it is still the version
+ *   @tag names (%NULL @tag: only if it does not exist), else fails with
+ *   %NCZ_STORAGE_ERROR_CONFLICT. The default writes unconditionally.
  *
  * Keys are `/`-separated paths relative to the dataset root, without a
  * leading `/` (`.zgroup`, `grp/var/.zarray`, `grp/var/0.1`). The empty
@@ -277,9 +290,27 @@ struct _NczStoreInterface
                                  char         **next_token,
                                  GError       **error);
   gboolean  (*is_remote) (NczStore *self);
+  gboolean  (*lock_key)   (NczStore      *self,
+                           const char    *key,
+                           gint64         timeout_ms,
+                           GCancellable  *cancellable,
+                           GError       **error);
+  void      (*unlock_key) (NczStore      *self,
+                           const char    *key);
+  GBytes *  (*read_tagged) (NczStore     *self,
+                            const char   *key,
+                            char        **tag,
+                            GCancellable *cancellable,
+                            GError      **error);
+  gboolean  (*write_if)   (NczStore      *self,
+                           const char    *key,
+                           GBytes        *data,
+                           const char    *tag,
+                           GCancellable  *cancellable,
+                           GError       **error);
 
   /*< private >*/
-  gpointer padding[11];
+  gpointer padding[7];
 };
 
 NCZ_AVAILABLE_IN_ALL
@@ -401,6 +432,23 @@ NCZ_AVAILABLE_IN_ALL
 NczUrl *ncz_store_get_url (NczStore *self);
 NCZ_AVAILABLE_IN_ALL
 NczStoreFlags ncz_store_get_flags (NczStore *self);
+
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_store_lock_key (NczStore *self, const char *key, gint64 timeout_ms,
+                             GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+void ncz_store_unlock_key (NczStore *self, const char *key);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_store_has_locks (NczStore *self);
+NCZ_AVAILABLE_IN_ALL
+GBytes *ncz_store_read_tagged (NczStore *self, const char *key, char **tag,
+                               GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_store_write_if (NczStore *self, const char *key, GBytes *data,
+                             const char *tag, GCancellable *cancellable,
+                             GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_store_has_conditional_writes (NczStore *self);
 
 NCZ_AVAILABLE_IN_ALL
 gboolean ncz_store_key_is_valid (const char *key, gboolean allow_root,

@@ -51,6 +51,19 @@
  * therefore keeps a consistent view: the dataset it opened, whole, until
  * it closes, whatever replaces it meanwhile.
  *
+ * A writer of an existing dataset writes in place, into the tree it
+ * opened. If another process replaced the dataset meanwhile, its writes
+ * would land in the retired tree, seen by nobody: every write checks that
+ * the tree at the path is still the one opened and fails otherwise, and
+ * so does the commit at close, which catches a replacement that came
+ * after the last write.
+ *
+ * Writers that share the dataset coordinate through the lock file beside
+ * it (".NAME.ncz-lock", <ncz/ncz-lock-file.h>): lock_key(NULL) is the
+ * metadata lock the formats hold while they merge their metadata into
+ * what is stored, lock_key(KEY) the lock of one object's
+ * read-modify-write (a chunk written in part).
+ *
  * Calls from several threads at once are safe.
  */
 struct _NczFileStore
@@ -72,6 +85,11 @@ struct _NczFileStore
   /* CREATE: the root started empty, so whatever exists in it this store
    * made and objects that do not exist yet are written in place */
   gboolean fresh;
+  /* writers: the lock file beside the dataset, opened at the first
+   * lock_key (see <ncz/ncz-lock-file.h>) */
+  GMutex lock_mutex;
+  NczLockFile *lock_file;
+  gint wrote;       /* something was written or removed */
 };
 
 enum {
@@ -360,6 +378,26 @@ check_tree_alive (NczFileStore *self,
   return FALSE;
 }
 
+/* A writer in place: the tree at the path is still the one it opened. */
+static gboolean
+check_tree_current (NczFileStore *self,
+                    const char   *key,
+                    GError      **error)
+{
+  struct stat st;
+
+  if ((self->flags & NCZ_STORE_CREATE) != 0 || self->target == NULL)
+    return TRUE;
+  if (stat (self->target, &st) == 0 && st.st_dev == self->root_dev &&
+      st.st_ino == self->root_ino)
+    return TRUE;
+  g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT,
+               "cannot write '%s' in store '%s': another writer replaced the dataset after "
+               "it was opened for writing (what this writer wrote since is in the retired "
+               "copy, not in the dataset)", key, self->root);
+  return FALSE;
+}
+
 static gboolean
 check_writable (NczFileStore *self,
                 const char   *key,
@@ -368,7 +406,10 @@ check_writable (NczFileStore *self,
   if (!check_ready (self, error))
     return FALSE;
   if ((self->flags & (NCZ_STORE_WRITE | NCZ_STORE_CREATE)) != 0)
-    return TRUE;
+    {
+      g_atomic_int_set (&self->wrote, TRUE);
+      return check_tree_current (self, key, error);
+    }
   g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_READ_ONLY,
                "cannot change '%s': store '%s' was opened read-only", key, self->root);
   return FALSE;
@@ -1092,6 +1133,76 @@ ncz_file_store_list (NczStore     *store,
  * handing each object from an I/O thread to the worker that decodes it
  * costs the worker its warm caches. A dataset on a network file system
  * can still ask for more (NczDataset:io-depth, NCZ_IO_DEPTH). */
+/* The lock file beside the dataset (beside what a link at the root
+ * points to); inside the root where its directory cannot take one (a
+ * dataset writable under a read-only parent). */
+static NczLockFile *
+get_lock_file (NczFileStore *self,
+               GError      **error)
+{
+  NczLockFile *lf;
+
+  g_mutex_lock (&self->lock_mutex);
+  if (self->lock_file == NULL)
+    {
+      g_autoptr(GError) local = NULL;
+      g_autofree char *path = ncz_lock_file_path_for (self->target != NULL ? self->target
+                                                                            : self->root);
+      self->lock_file = ncz_lock_file_open (path, &local);
+      if (self->lock_file == NULL &&
+          g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_PERMISSION))
+        {
+          g_autofree char *inside = g_build_filename (self->target != NULL ? self->target
+                                                                            : self->root,
+                                                      ".ncz-lock", NULL);
+          self->lock_file = ncz_lock_file_open (inside, NULL);
+        }
+      if (self->lock_file == NULL)
+        g_propagate_prefixed_error (error, g_steal_pointer (&local), "store '%s': ",
+                                    self->root);
+    }
+  lf = self->lock_file;
+  g_mutex_unlock (&self->lock_mutex);
+  return lf;
+}
+
+static gboolean
+ncz_file_store_lock_key (NczStore     *store,
+                         const char   *key,
+                         gint64        timeout_ms,
+                         GCancellable *cancellable,
+                         GError      **error)
+{
+  NczFileStore *self = NCZ_FILE_STORE (store);
+  g_autoptr(GError) local = NULL;
+  NczLockFile *lf;
+
+  if (!check_ready (self, error))
+    return FALSE;
+  lf = get_lock_file (self, error);
+  if (lf == NULL)
+    return FALSE;
+  if (ncz_lock_file_lock (lf, key != NULL ? ncz_lock_file_slot_for_key (key)
+                                          : NCZ_LOCK_SLOT_WRITER,
+                          TRUE, timeout_ms, cancellable, &local))
+    return TRUE;
+  g_propagate_prefixed_error (error, g_steal_pointer (&local), "store '%s'%s%s: ",
+                              self->root, key != NULL ? ", object " : "",
+                              key != NULL ? key : "");
+  return FALSE;
+}
+
+static void
+ncz_file_store_unlock_key (NczStore   *store,
+                           const char *key)
+{
+  NczFileStore *self = NCZ_FILE_STORE (store);
+
+  if (self->lock_file != NULL)
+    ncz_lock_file_unlock (self->lock_file, key != NULL ? ncz_lock_file_slot_for_key (key)
+                                                       : NCZ_LOCK_SLOT_WRITER);
+}
+
 static guint
 ncz_file_store_get_io_depth_hint (NczStore *store)
 {
@@ -1110,6 +1221,8 @@ ncz_file_store_store_init (NczStoreInterface *iface)
   iface->list = ncz_file_store_list;
   iface->commit = ncz_file_store_commit;
   iface->discard = ncz_file_store_discard;
+  iface->lock_key = ncz_file_store_lock_key;
+  iface->unlock_key = ncz_file_store_unlock_key;
 }
 
 /* Removes a directory tree or a file at an absolute path, never
@@ -1467,7 +1580,7 @@ ncz_file_store_commit (NczStore     *store,
   int errsv;
 
   if (self->stage == NULL)
-    return TRUE;
+    return !g_atomic_int_get (&self->wrote) || check_tree_current (self, "", error);
 
   /* nothing at the target: the new dataset takes its place */
   if (lstat (self->target, &st) < 0 && errno == ENOENT)
@@ -1759,6 +1872,8 @@ ncz_file_store_finalize (GObject *object)
   g_free (self->root);
   g_free (self->target);
   g_clear_object (&self->url);
+  g_clear_pointer (&self->lock_file, ncz_lock_file_close);
+  g_mutex_clear (&self->lock_mutex);
 
   G_OBJECT_CLASS (ncz_file_store_parent_class)->finalize (object);
 }
@@ -1780,4 +1895,5 @@ static void
 ncz_file_store_init (NczFileStore *self)
 {
   self->root_fd = -1;
+  g_mutex_init (&self->lock_mutex);
 }

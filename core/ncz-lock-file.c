@@ -12,6 +12,7 @@
 
 #include "ncz/ncz-error.h"
 #include "ncz/ncz-lock-file.h"
+#include "ncz/ncz-url.h"
 
 /* Slots are bytes from here on; the bytes before it hold the record of
  * the holder of slot 0. */
@@ -395,5 +396,46 @@ ncz_lock_timeout_from_text (const char *text, gint64 *timeout_ms, GError **error
       return FALSE;
     }
   *timeout_ms = (gint64) (seconds * 1000.0 + 0.5);
+  return TRUE;
+}
+
+/**
+ * ncz_lock_timeout_for_url:
+ * @url: (nullable): the dataset's URL
+ * @timeout_ms: (out): how long its writers wait for a lock, in
+ *   milliseconds (-1: without limit)
+ * @error: return location for a #GError
+ *
+ * The wait for a lock: the URL fragment key `lock.timeout` (seconds, or
+ * `inf`), else the environment variable `NCZ_LOCK_TIMEOUT`, else
+ * %NCZ_LOCK_DEFAULT_TIMEOUT_MS.
+ *
+ * Returns: %TRUE; %FALSE with @error set naming the URL or the variable
+ * when the value is not a number of seconds.
+ */
+gboolean
+ncz_lock_timeout_for_url (NczUrl *url, gint64 *timeout_ms, GError **error)
+{
+  const char *text = url != NULL ? ncz_url_get_fragment_value (url, "lock.timeout") : NULL;
+  g_autoptr(GError) local = NULL;
+
+  *timeout_ms = NCZ_LOCK_DEFAULT_TIMEOUT_MS;
+  if (text != NULL)
+    {
+      if (ncz_lock_timeout_from_text (text, timeout_ms, &local))
+        return TRUE;
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_BAD_URL,
+                   "URL '%s': key lock.timeout: %s", ncz_url_get_original (url), local->message);
+      return FALSE;
+    }
+  text = g_getenv ("NCZ_LOCK_TIMEOUT");
+  if (text != NULL && *text != '\0')
+    {
+      if (ncz_lock_timeout_from_text (text, timeout_ms, &local))
+        return TRUE;
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_BAD_URL,
+                   "environment variable NCZ_LOCK_TIMEOUT: %s", local->message);
+      return FALSE;
+    }
   return TRUE;
 }

@@ -98,6 +98,12 @@ struct _NczNczarrFormat
 
   GMutex lock;                /* protects @written */
   GHashTable *written;        /* key -> text last written (or read) */
+
+  /* opened for writing: other writers may share the dataset, so a sync
+   * stores this writer's changes merged into what is stored now, under
+   * the store's metadata lock (nczarr-merge.c) */
+  gboolean shared;
+  gint64 lock_timeout_ms;
 };
 
 enum {
@@ -347,6 +353,15 @@ default_ncproperties (void)
 
 /* ---- metadata bookkeeping ---- */
 
+static gboolean
+ascii_json (NczNczarrFormat *self)
+{
+  /* pure Zarr as zarr-python writes it, NCZarr as netcdf-c writes it */
+  return self->json_text == NCZARR_JSON_TEXT_ASCII ||
+         (self->json_text == NCZARR_JSON_TEXT_DEFAULT &&
+          self->write_layout == NCZARR_LAYOUT_PURE);
+}
+
 static void
 build (NczNczarrFormat *self, NczDataset *dataset, GPtrArray *keys, GPtrArray *texts)
 {
@@ -356,10 +371,7 @@ build (NczNczarrFormat *self, NczDataset *dataset, GPtrArray *keys, GPtrArray *t
   o.xarray = url_xarray (self);
   o.ncproperties = self->ncproperties;
   o.default_separator = self->separator;
-  /* pure Zarr as zarr-python writes it, NCZarr as netcdf-c writes it */
-  o.ascii_json = self->json_text == NCZARR_JSON_TEXT_ASCII ||
-                 (self->json_text == NCZARR_JSON_TEXT_DEFAULT &&
-                  self->write_layout == NCZARR_LAYOUT_PURE);
+  o.ascii_json = ascii_json (self);
   /* .zmetadata: on for pure Zarr, off for NCZarr unless asked (the URL
    * was checked when the dataset was opened or created) */
   consolidated_option (self, consolidate_by_default (self), &o.consolidated, NULL);
@@ -471,6 +483,9 @@ nczarr_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
           return FALSE;
         }
       self->convert_pending = self->write_layout != self->layout;
+      if (!ncz_lock_timeout_for_url (self->url, &self->lock_timeout_ms, error))
+        return FALSE;
+      self->shared = TRUE;
       remember_metadata (self, dataset);
       /* a root without .zgroup (as netcdf-c and Ncz open it) becomes a
        * Zarr group at the first sync */
@@ -544,6 +559,185 @@ compare_depth_desc (gconstpointer a, gconstpointer b, gpointer user_data)
   return ia < ib ? -1 : ia > ib;   /* stable: keep the built order */
 }
 
+/* What to store at @key: this writer's changes since its last sync
+ * (@before → @after) applied to @stored, the object as stored now. */
+static GBytes *
+merged_object (NczNczarrFormat *self, const char *key, const char *before, const char *after,
+               GBytes *stored, GError **error)
+{
+  g_autoptr(NczJson) jb = before != NULL ? ncz_json_parse (before, -1, NULL) : NULL;
+  g_autoptr(NczJson) ja = ncz_json_parse (after, -1, NULL);
+  g_autoptr(NczJson) js = NULL;
+  g_autoptr(NczJson) merged = NULL;
+  char *text;
+
+  if (stored != NULL)
+    {
+      gsize len;
+      const char *data = g_bytes_get_data (stored, &len);
+      /* an object that does not parse is replaced, as before */
+      js = ncz_json_parse (data != NULL ? data : "", (gssize) len, NULL);
+    }
+  if (ja == NULL || js == NULL)
+    return g_bytes_new (after, strlen (after));
+  merged = nczarr_merge_metadata (key, jb, ja, js, error);
+  if (merged == NULL)
+    return NULL;
+  text = ascii_json (self) ? ncz_json_to_ascii_string (merged, FALSE)
+                           : ncz_json_to_string (merged, FALSE);
+  return g_bytes_new_take (text, strlen (text));
+}
+
+/* The objects of one level: merged with what is stored when @merge. With
+ * conditional writes each object is read with its version and written if
+ * still that version, again until it is; otherwise the caller holds the
+ * store's metadata lock, and the level is read and written in batches. */
+static gboolean
+write_level (NczNczarrFormat *self, GPtrArray *lkeys, GPtrArray *ltexts, gboolean merge,
+             GCancellable *cancellable, GError **error)
+{
+  g_autoptr(GPtrArray) ldata = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  g_autoptr(GPtrArray) befores = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) stored = NULL;
+  g_autoptr(GError) local = NULL;
+
+  if (!merge)
+    {
+      for (guint i = 0; i < lkeys->len; i++)
+        {
+          const char *text = g_ptr_array_index (ltexts, i);
+          g_ptr_array_add (ldata, g_bytes_new (text, strlen (text)));
+        }
+      goto write;
+    }
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < lkeys->len; i++)
+    g_ptr_array_add (befores, g_strdup (g_hash_table_lookup (self->written,
+                                                             g_ptr_array_index (lkeys, i))));
+  g_mutex_unlock (&self->lock);
+
+  if (ncz_store_has_conditional_writes (self->store))
+    {
+      for (guint i = 0; i < lkeys->len; i++)
+        {
+          const char *key = g_ptr_array_index (lkeys, i);
+          for (guint attempt = 0;; attempt++)
+            {
+              g_autofree char *tag = NULL;
+              g_autoptr(GBytes) now = ncz_store_read_tagged (self->store, key, &tag,
+                                                             cancellable, &local);
+              g_autoptr(GBytes) out = NULL;
+              if (now == NULL && !g_error_matches (local, NCZ_STORAGE_ERROR,
+                                                   NCZ_STORAGE_ERROR_NOT_FOUND))
+                goto failed;
+              g_clear_error (&local);
+              out = merged_object (self, key, g_ptr_array_index (befores, i),
+                                   g_ptr_array_index (ltexts, i), now, &local);
+              if (out == NULL)
+                goto failed;
+              if (ncz_store_write_if (self->store, key, out, tag, cancellable, &local))
+                break;
+              if (!g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT) ||
+                  attempt >= 100)
+                goto failed;
+              g_clear_error (&local);
+              /* another writer stored it between the read and the write */
+              g_usleep (g_random_int_range (1000, 1000 + 2000 * (gint) MIN (attempt, 50)));
+            }
+        }
+      return TRUE;
+    }
+
+  g_ptr_array_add (lkeys, NULL);
+  stored = ncz_store_read_many (self->store, (const char * const *) lkeys->pdata,
+                                cancellable, &local);
+  g_ptr_array_remove_index (lkeys, lkeys->len - 1);
+  if (stored == NULL)
+    goto failed;
+  g_ptr_array_set_free_func (stored, (GDestroyNotify) g_bytes_unref);
+  for (guint i = 0; i < lkeys->len; i++)
+    {
+      GBytes *out = merged_object (self, g_ptr_array_index (lkeys, i),
+                                   g_ptr_array_index (befores, i),
+                                   g_ptr_array_index (ltexts, i),
+                                   g_ptr_array_index (stored, i), &local);
+      if (out == NULL)
+        goto failed;
+      g_ptr_array_add (ldata, out);
+    }
+
+write:
+  if (ncz_store_write_many (self->store, (const char * const *) lkeys->pdata,
+                            (GBytes * const *) ldata->pdata, lkeys->len, cancellable, &local))
+    return TRUE;
+failed:
+  g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: writing metadata: ",
+                              location (self));
+  return FALSE;
+}
+
+/* Deepest keys first, one level at a time, so that an object is never
+ * visible before the objects below it that it lists. Objects of one
+ * level are written together (in parallel where the store can). */
+static gboolean
+write_changed (NczNczarrFormat *self, GPtrArray *keys, GPtrArray *texts, GPtrArray *changed,
+               gboolean merge, GCancellable *cancellable, GError **error)
+{
+  g_ptr_array_sort_with_data (changed, compare_depth_desc, keys);
+  for (guint j = 0; j < changed->len;)
+    {
+      guint depth = key_depth (g_ptr_array_index (keys, GPOINTER_TO_UINT (changed->pdata[j])));
+      g_autoptr(GPtrArray) lkeys = g_ptr_array_new ();
+      g_autoptr(GPtrArray) ltexts = g_ptr_array_new ();
+      guint first = j;
+
+      for (; j < changed->len; j++)
+        {
+          guint i = GPOINTER_TO_UINT (g_ptr_array_index (changed, j));
+          const char *key = g_ptr_array_index (keys, i);
+          if (key_depth (key) != depth)
+            break;
+          g_ptr_array_add (lkeys, (gpointer) key);
+          g_ptr_array_add (ltexts, g_ptr_array_index (texts, i));
+        }
+      if (!write_level (self, lkeys, ltexts, merge, cancellable, error))
+        return FALSE;
+      /* what this writer built, not what was merged: the base of its next
+       * changes */
+      g_mutex_lock (&self->lock);
+      for (guint m = first; m < j; m++)
+        {
+          guint i = GPOINTER_TO_UINT (g_ptr_array_index (changed, m));
+          g_hash_table_replace (self->written, g_strdup (g_ptr_array_index (keys, i)),
+                                g_strdup (g_ptr_array_index (texts, i)));
+        }
+      g_mutex_unlock (&self->lock);
+    }
+  return TRUE;
+}
+
+static gboolean
+remove_stale (NczNczarrFormat *self, GPtrArray *stale, GCancellable *cancellable,
+              GError **error)
+{
+  for (guint i = 0; i < stale->len; i++)
+    {
+      const char *key = g_ptr_array_index (stale, i);
+      g_autoptr(GError) local = NULL;
+      if (!ncz_store_remove (self->store, key, cancellable, &local) &&
+          !g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+        {
+          g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: removing %s: ",
+                                      location (self), key);
+          return FALSE;
+        }
+      g_mutex_lock (&self->lock);
+      g_hash_table_remove (self->written, key);
+      g_mutex_unlock (&self->lock);
+    }
+  return TRUE;
+}
+
 static gboolean
 nczarr_sync (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
              GError **error)
@@ -556,6 +750,7 @@ nczarr_sync (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
   g_autoptr(GPtrArray) stale = g_ptr_array_new_with_free_func (g_free);
   GHashTableIter iter;
   gpointer k, v;
+  gboolean merge, ok;
 
   build (self, dataset, keys, texts);
 
@@ -583,60 +778,20 @@ nczarr_sync (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
         g_ptr_array_add (changed, GUINT_TO_POINTER (i));
     }
 
-  /* Deepest keys first, one level at a time, so that an object is never
-   * visible before the objects below it that it lists. Objects of one
-   * level are written together (in parallel where the store can). */
-  g_ptr_array_sort_with_data (changed, compare_depth_desc, keys);
-  for (guint j = 0; j < changed->len;)
+  /* Other writers may have stored metadata since this one opened the
+   * dataset: merge into it, under the metadata lock. */
+  merge = self->shared && !self->convert_pending && changed->len > 0;
+  if (merge && !ncz_store_lock_key (self->store, NULL, self->lock_timeout_ms, cancellable, error))
     {
-      guint depth = key_depth (g_ptr_array_index (keys, GPOINTER_TO_UINT (changed->pdata[j])));
-      g_autoptr(GPtrArray) lkeys = g_ptr_array_new ();
-      g_autoptr(GPtrArray) ldata = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-      g_autoptr(GError) local = NULL;
-      guint first = j;
-
-      for (; j < changed->len; j++)
-        {
-          guint i = GPOINTER_TO_UINT (g_ptr_array_index (changed, j));
-          const char *key = g_ptr_array_index (keys, i);
-          const char *text = g_ptr_array_index (texts, i);
-          if (key_depth (key) != depth)
-            break;
-          g_ptr_array_add (lkeys, (gpointer) key);
-          g_ptr_array_add (ldata, g_bytes_new (text, strlen (text)));
-        }
-      if (!ncz_store_write_many (self->store, (const char * const *) lkeys->pdata,
-                                 (GBytes * const *) ldata->pdata, lkeys->len,
-                                 cancellable, &local))
-        {
-          g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: writing metadata: ",
-                                      location (self));
-          return FALSE;
-        }
-      g_mutex_lock (&self->lock);
-      for (guint m = first; m < j; m++)
-        {
-          guint i = GPOINTER_TO_UINT (g_ptr_array_index (changed, m));
-          g_hash_table_replace (self->written, g_strdup (g_ptr_array_index (keys, i)),
-                                g_strdup (g_ptr_array_index (texts, i)));
-        }
-      g_mutex_unlock (&self->lock);
+      g_prefix_error (error, "%s: writing metadata: ", location (self));
+      return FALSE;
     }
-  for (guint i = 0; i < stale->len; i++)
-    {
-      const char *key = g_ptr_array_index (stale, i);
-      g_autoptr(GError) local = NULL;
-      if (!ncz_store_remove (self->store, key, cancellable, &local) &&
-          !g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
-        {
-          g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: removing %s: ",
-                                      location (self), key);
-          return FALSE;
-        }
-      g_mutex_lock (&self->lock);
-      g_hash_table_remove (self->written, key);
-      g_mutex_unlock (&self->lock);
-    }
+  ok = write_changed (self, keys, texts, changed, merge, cancellable, error) &&
+       remove_stale (self, stale, cancellable, error);
+  if (merge)
+    ncz_store_unlock_key (self->store, NULL);
+  if (!ok)
+    return FALSE;
   if (changed->len > 0)
     {
       gboolean consolidated = FALSE;

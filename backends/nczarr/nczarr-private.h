@@ -180,4 +180,9 @@ char *nczarr_chunk_key (NczVariable *variable, const guint64 *chunk_index);
  * shuffle's elementsize 0 becomes @element_size. */
 char *nczarr_codec_json_normalize (const char *json, gsize element_size);
 
+/* One writer's changes to a metadata object (@before → @after) applied to
+ * the object as stored now (nczarr-merge.c). */
+NczJson *nczarr_merge_metadata (const char *key, NczJson *before, NczJson *after,
+                                NczJson *stored, GError **error);
+
 G_END_DECLS

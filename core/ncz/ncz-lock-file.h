@@ -32,6 +32,7 @@
 
 #include <gio/gio.h>
 #include <ncz/ncz-version-macros.h>
+#include <ncz/ncz-url.h>
 
 G_BEGIN_DECLS
 
@@ -57,6 +58,9 @@ NCZ_MODULE_API void ncz_lock_file_unlock (NczLockFile *self, guint64 slot);
 NCZ_MODULE_API char *ncz_lock_file_describe_holder (NczLockFile *self);
 NCZ_MODULE_API gboolean ncz_lock_timeout_from_text (const char *text, gint64 *timeout_ms,
                                                     GError **error);
+
+NCZ_MODULE_API gboolean ncz_lock_timeout_for_url (NczUrl *url, gint64 *timeout_ms,
+                                                  GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NczLockFile, ncz_lock_file_close)
 

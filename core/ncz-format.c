@@ -210,6 +210,55 @@ ncz_format_write_chunk (NczFormat *self, NczVariable *variable,
   return iface->write_chunk (self, variable, chunk_index, data, cancellable, error);
 }
 
+/**
+ * ncz_format_update_chunk:
+ * @self: a format
+ * @variable: the variable
+ * @chunk_index: (array): the chunk's index along each dimension
+ * @func: (scope call): builds the new chunk from the stored one
+ * @user_data: (closure): data for @func
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Read-modify-writes one chunk, guarded against other writers of the
+ * same chunk where the format and its store can (see
+ * #NczFormatInterface.update_chunk).
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_format_update_chunk (NczFormat *self, NczVariable *variable,
+                         const guint64 *chunk_index, NczChunkUpdateFunc func,
+                         gpointer user_data, GCancellable *cancellable, GError **error)
+{
+  NczFormatInterface *iface;
+  g_autoptr(GBytes) old = NULL;
+  g_autoptr(GBytes) out = NULL;
+  GError *local = NULL;
+
+  g_return_val_if_fail (NCZ_IS_FORMAT (self), FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
+  iface = NCZ_FORMAT_GET_IFACE (self);
+  if (iface->update_chunk != NULL)
+    return iface->update_chunk (self, variable, chunk_index, func, user_data, cancellable,
+                                error);
+  old = ncz_format_read_chunk (self, variable, chunk_index, cancellable, &local);
+  if (old == NULL && local != NULL)
+    {
+      if (!g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+        {
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+      g_clear_error (&local);
+    }
+  out = func (old, user_data, error);
+  if (out == NULL)
+    return FALSE;
+  return ncz_format_write_chunk (self, variable, chunk_index, out, cancellable, error);
+}
+
 /* Whether @n_values index values hold @n_chunks indices of @variable's
  * rank (returned in @rank), as the batch calls take them. */
 static gboolean

@@ -306,45 +306,58 @@ chunk_from_caller (ChunkTask *t, GBytes *old)
   return ncz_buffer_new_bytes (buf, s->chunk_bytes, capacity);
 }
 
+/* The read-modify-write of a chunk written in part, as the format calls
+ * it (maybe more than once, when another writer got there first). */
+static GBytes *
+update_from_caller (GBytes *old, gpointer data, GError **error)
+{
+  ChunkTask *t = data;
+  Slab *s = t->slab;
+  GBytes *out;
+
+  if (old && g_bytes_get_size (old) != s->chunk_bytes)
+    {
+      g_autofree char *name = ncz_variable_get_full_name (s->var);
+      g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK,
+                   "variable '%s': chunk has %" G_GSIZE_FORMAT " bytes, expected %" G_GSIZE_FORMAT,
+                   name, g_bytes_get_size (old), s->chunk_bytes);
+      return NULL;
+    }
+  out = chunk_from_caller (t, old);
+  if (out == NULL)
+    g_propagate_error (error, g_steal_pointer (&t->error));
+  return out;
+}
+
 static void
 write_task (ChunkTask *t)
 {
   Slab *s = t->slab;
   GError *error = NULL;
-  GMutex *lock = NULL;
-  g_autoptr(GBytes) old = NULL;
+  GMutex *lock;
   g_autoptr(GBytes) out = NULL;
 
   if (g_cancellable_set_error_if_cancelled (s->cancellable, &t->error))
     return;
-  if (!t->full)
+  if (t->full)
     {
-      lock = chunk_lock_for (s->var, t->index, s->rank);
-      g_mutex_lock (lock);
-      old = ncz_format_read_chunk (s->format, s->var, t->index, s->cancellable, &error);
-      if (old == NULL && !g_error_matches (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
-        {
-          t->error = error;
-          goto out;
-        }
-      g_clear_error (&error);
-      if (old && g_bytes_get_size (old) != s->chunk_bytes)
-        {
-          g_autofree char *name = ncz_variable_get_full_name (s->var);
-          g_set_error (&t->error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_CHUNK,
-                       "variable '%s': chunk has %" G_GSIZE_FORMAT " bytes, expected %" G_GSIZE_FORMAT,
-                       name, g_bytes_get_size (old), s->chunk_bytes);
-          goto out;
-        }
+      out = chunk_from_caller (t, NULL);
+      if (out != NULL &&
+          !ncz_format_write_chunk (s->format, s->var, t->index, out, s->cancellable, &error))
+        t->error = error;
+      return;
     }
-  out = chunk_from_caller (t, old);
-  g_clear_pointer (&old, g_bytes_unref);
-  if (out != NULL &&
-      !ncz_format_write_chunk (s->format, s->var, t->index, out, s->cancellable, &error))
-    t->error = error;
-out:
-  if (lock)
-    g_mutex_unlock (lock);
+  /* threads of this process first, then the format guards against other
+   * processes */
+  lock = chunk_lock_for (s->var, t->index, s->rank);
+  g_mutex_lock (lock);
+  if (!ncz_format_update_chunk (s->format, s->var, t->index, update_from_caller, t,
+                                s->cancellable, &error))
+    {
+      g_clear_error (&t->error);
+      t->error = error;
+    }
+  g_mutex_unlock (lock);
 }
 
 /* ---- chunks claimed one at a time by every worker ---- */

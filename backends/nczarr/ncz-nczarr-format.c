@@ -852,6 +852,16 @@ nczarr_write_chunk (NczFormat *format, NczVariable *variable, const guint64 *chu
 }
 
 static gboolean
+nczarr_update_chunk (NczFormat *format, NczVariable *variable, const guint64 *chunk_index,
+                     NczChunkUpdateFunc func, gpointer user_data, GCancellable *cancellable,
+                     GError **error)
+{
+  NczNczarrFormat *self = NCZ_NCZARR_FORMAT (format);
+  return nczarr_chunk_update (self, variable, chunk_index, func, user_data, self->shared,
+                              self->lock_timeout_ms, cancellable, error);
+}
+
+static gboolean
 nczarr_write_chunks (NczFormat *format, NczVariable *variable, const guint64 *chunk_indices,
                      gsize n_values, GBytes * const *data, guint n_chunks,
                      GCancellable *cancellable, GError **error)
@@ -954,6 +964,7 @@ ncz_nczarr_format_iface_init (NczFormatInterface *iface)
   iface->read_chunks = nczarr_read_chunks;
   iface->write_chunk = nczarr_write_chunk;
   iface->write_chunks = nczarr_write_chunks;
+  iface->update_chunk = nczarr_update_chunk;
   iface->describe_variable = nczarr_describe_variable;
   iface->describe_dataset = nczarr_describe_dataset;
 }

@@ -677,6 +677,84 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
   return TRUE;
 }
 
+/* The read-modify-write of one chunk. A writer of a dataset others may
+ * write too (@shared) guards it: with conditional writes, the chunk is
+ * read with its version and written only if still that version, again
+ * until it is; otherwise under the store's lock of the chunk's key. */
+gboolean
+nczarr_chunk_update (NczNczarrFormat *self, NczVariable *variable, const guint64 *chunk_index,
+                     NczChunkUpdateFunc func, gpointer user_data, gboolean shared,
+                     gint64 timeout_ms, GCancellable *cancellable, GError **error)
+{
+  NczStore *store = nczarr_format_peek_store (self);
+  g_autofree char *key = nczarr_chunk_key (variable, chunk_index);
+  gboolean conditional = shared && ncz_store_has_conditional_writes (store);
+  gboolean locked = shared && !conditional && ncz_store_has_locks (store);
+  g_autoptr(GError) local = NULL;
+  gboolean ok = FALSE;
+  gboolean held = FALSE;
+
+  if (locked)
+    {
+      if (!ncz_store_lock_key (store, key, timeout_ms, cancellable, &local))
+        goto out;
+      held = TRUE;
+    }
+  for (guint attempt = 0;; attempt++)
+    {
+      g_autofree char *tag = NULL;
+      g_autoptr(GBytes) raw = NULL;
+      g_autoptr(GBytes) old = NULL;
+      g_autoptr(GBytes) updated = NULL;
+      g_autoptr(GBytes) encoded = NULL;
+
+      if (conditional)
+        {
+          raw = ncz_store_read_tagged (store, key, &tag, cancellable, &local);
+          if (raw != NULL)
+            old = chunk_read_decode (self, variable, key, g_steal_pointer (&raw), cancellable,
+                                     &local);
+        }
+      else
+        old = chunk_read_decode (self, variable, key, NULL, cancellable, &local);
+      if (old == NULL)
+        {
+          if (!g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+            goto out;
+          g_clear_error (&local);
+        }
+      updated = func (old, user_data, &local);
+      if (updated == NULL)
+        goto out;
+      encoded = chunk_encode (self, variable, key, updated, &local);
+      if (encoded == NULL)
+        goto out;
+      if (!conditional)
+        {
+          ok = ncz_store_write (store, key, encoded, cancellable, &local);
+          goto out;
+        }
+      if (ncz_store_write_if (store, key, encoded, tag, cancellable, &local))
+        {
+          ok = TRUE;
+          goto out;
+        }
+      if (!g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT) ||
+          attempt >= 100)
+        goto out;
+      /* another writer stored the chunk between the read and the write */
+      g_clear_error (&local);
+      g_usleep (g_random_int_range (1000, 1000 + 2000 * (gint) MIN (attempt, 50)));
+    }
+out:
+  if (held)
+    ncz_store_unlock_key (store, key);
+  if (!ok)
+    g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: chunk '%s': ",
+                                nczarr_format_location (self), key);
+  return ok;
+}
+
 gboolean
 nczarr_chunk_write_many (NczNczarrFormat *self, NczVariable *variable,
                          const guint64 *chunk_indices, guint n_chunks, GBytes * const *data,

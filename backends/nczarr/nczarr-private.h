@@ -175,6 +175,10 @@ gboolean nczarr_chunk_write_many (NczNczarrFormat *self, NczVariable *variable,
                                   GBytes * const *data, GCancellable *cancellable,
                                   GError **error);
 char *nczarr_chunk_key (NczVariable *variable, const guint64 *chunk_index);
+gboolean nczarr_chunk_update (NczNczarrFormat *self, NczVariable *variable,
+                              const guint64 *chunk_index, NczChunkUpdateFunc func,
+                              gpointer user_data, gboolean shared, gint64 timeout_ms,
+                              GCancellable *cancellable, GError **error);
 
 /* Re-serialises a codec dict for writing: numeric strings become numbers,
  * shuffle's elementsize 0 becomes @element_size. */

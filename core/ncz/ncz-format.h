@@ -55,6 +55,21 @@ NCZ_AVAILABLE_IN_ALL
 G_DECLARE_INTERFACE (NczFormat, ncz_format, NCZ, FORMAT, GObject)
 
 /**
+ * NczChunkUpdateFunc:
+ * @old: (nullable): the chunk as stored now, decoded, or %NULL if it was
+ *   never written
+ * @user_data: the data passed to ncz_format_update_chunk()
+ * @error: return location for a #GError
+ *
+ * Builds the new content of a chunk from its stored one.
+ *
+ * Returns: (transfer full) (nullable): the full chunk to store, or %NULL
+ *   with @error set
+ * Since: 1.0
+ */
+typedef GBytes *(*NczChunkUpdateFunc) (GBytes *old, gpointer user_data, GError **error);
+
+/**
  * NczFormatInterface:
  * @get_name: short name of the format in use ("nczarr", "zarr", "hdf5")
  * @open: read the dataset's metadata into the model under @dataset's root group
@@ -99,6 +114,14 @@ G_DECLARE_INTERFACE (NczFormat, ncz_format, NCZ, FORMAT, GObject)
  *   engine calls it with batches of up to the dataset's I/O depth. The
  *   default calls @write_chunk for each. May be called from several
  *   threads at once.
+ * @update_chunk: optional; the read-modify-write of a chunk written in
+ *   part: reads the chunk at @chunk_index (decoded, as @read_chunk gives
+ *   it, or %NULL if never written), calls @func on it and stores what
+ *   @func returns, so that a writer in another process updating the same
+ *   chunk at the same time loses neither update (a lock of the store, or
+ *   a conditional write retried on conflict; see docs/concurrency.md).
+ *   @func may be called more than once. The default reads and writes
+ *   with @read_chunk and @write_chunk, which guards against nothing.
  *
  * A format backend. Instances are created per dataset with the construct
  * properties "url" (#NczUrl) and "store" (#NczStore, %NULL for formats
@@ -202,9 +225,16 @@ struct _NczFormatInterface
                                 guint           n_chunks,
                                 GCancellable   *cancellable,
                                 GError        **error);
+  gboolean     (*update_chunk) (NczFormat          *self,
+                                NczVariable        *variable,
+                                const guint64      *chunk_index,
+                                NczChunkUpdateFunc  func,
+                                gpointer            user_data,
+                                GCancellable       *cancellable,
+                                GError            **error);
 
   /*< private >*/
-  gpointer padding[11];
+  gpointer padding[10];
 };
 
 NCZ_AVAILABLE_IN_ALL
@@ -225,6 +255,11 @@ NCZ_AVAILABLE_IN_ALL
 GBytes *ncz_format_read_chunk (NczFormat *self, NczVariable *variable,
                                const guint64 *chunk_index,
                                GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_format_update_chunk (NczFormat *self, NczVariable *variable,
+                                  const guint64 *chunk_index, NczChunkUpdateFunc func,
+                                  gpointer user_data, GCancellable *cancellable,
+                                  GError **error);
 NCZ_AVAILABLE_IN_ALL
 gboolean ncz_format_write_chunk (NczFormat *self, NczVariable *variable,
                                  const guint64 *chunk_index, GBytes *data,

@@ -68,6 +68,7 @@ NczNodeLink *ncz_dimension_get_link (NczDimension *self);
 NczDimension *ncz_dimension_new_internal (NczGroup *group, const char *name,
                                           guint64 length, gboolean unlimited);
 void ncz_dimension_set_length_internal (NczDimension *self, guint64 length);
+void ncz_dimension_grow_internal (NczDimension *self, guint64 length);
 
 NczVariable *ncz_variable_new_internal (NczGroup *group, const char *name,
                                         NczDataType type, guint n_dims,

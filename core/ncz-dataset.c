@@ -35,6 +35,7 @@ struct _NczDataset
   NczFormat *format;
   NczGroup *root;
   gboolean writable;
+  gboolean data_only; /* NCZ_OPEN_WRITE_DATA: chunks only, never metadata */
   gboolean loading;
   gboolean closed;
   gboolean created;   /* by ncz_dataset_create*(): the store commits on close */
@@ -211,6 +212,44 @@ dataset_start (const char *format, NczStore *store, NczUrl *url, gboolean create
   return g_steal_pointer (&self);
 }
 
+static gboolean
+opens_for_writing (NczOpenFlags flags)
+{
+  return (flags & (NCZ_OPEN_WRITE | NCZ_OPEN_WRITE_DATA)) != 0;
+}
+
+static NczDataset *
+dataset_started (NczDataset *self, NczOpenFlags flags)
+{
+  if (self != NULL)
+    self->data_only = (flags & NCZ_OPEN_WRITE_DATA) != 0 && (flags & NCZ_OPEN_WRITE) == 0;
+  return self;
+}
+
+/* Whether definitions may change: the dataset is writable and not opened
+ * with NCZ_OPEN_WRITE_DATA. */
+gboolean
+ncz_dataset_check_definable (NczDataset *self, GError **error)
+{
+  if (!ncz_dataset_check_writable (self, error))
+    return FALSE;
+  if (self->data_only && !self->loading)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_READ_ONLY,
+                   "dataset '%s' is open for writing data only (NCZ_OPEN_WRITE_DATA): its "
+                   "dimensions, variables and attributes cannot change",
+                   ncz_url_get_original (self->url));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ncz_dataset_is_data_only (NczDataset *self)
+{
+  return self->data_only;
+}
+
 /**
  * ncz_dataset_open_store:
  * @store: the store holding the dataset
@@ -237,8 +276,8 @@ ncz_dataset_open_store (NczStore *store, NczUrl *url, NczOpenFlags flags,
                                        cancellable, error);
   if (format == NULL)
     return NULL;
-  return dataset_start (format, store, url, FALSE, (flags & NCZ_OPEN_WRITE) != 0,
-                        cancellable, error);
+  return dataset_started (dataset_start (format, store, url, FALSE, opens_for_writing (flags),
+                                        cancellable, error), flags);
 }
 
 /* Whether a local path names a netCDF-4/HDF5 file by its suffix. */
@@ -325,7 +364,7 @@ ncz_dataset_open (const char *url, NczOpenFlags flags,
   g_autoptr(GError) local_error = NULL;
   NczDataset *ds;
   NczRegistry *registry = ncz_registry_get_default ();
-  guint store_flags = (flags & NCZ_OPEN_WRITE) ? NCZ_STORE_WRITE : NCZ_STORE_READ;
+  guint store_flags = opens_for_writing (flags) ? NCZ_STORE_WRITE : NCZ_STORE_READ;
 
   g_return_val_if_fail (url != NULL, NULL);
   u = ncz_url_parse (url, error);
@@ -356,7 +395,7 @@ ncz_dataset_open (const char *url, NczOpenFlags flags,
       if (store == NULL)
         return NULL;
     }
-  ds = dataset_start (format, store, u, FALSE, (flags & NCZ_OPEN_WRITE) != 0,
+  ds = dataset_start (format, store, u, FALSE, opens_for_writing (flags),
                       cancellable, &local_error);
   if (ds == NULL && found != NULL && local_error->domain == NCZ_PLUGIN_ERROR)
     {
@@ -369,7 +408,7 @@ ncz_dataset_open (const char *url, NczOpenFlags flags,
     }
   if (ds == NULL)
     g_propagate_error (error, g_steal_pointer (&local_error));
-  return ds;
+  return dataset_started (ds, flags);
 }
 
 static void

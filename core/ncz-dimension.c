@@ -5,6 +5,8 @@
 #include "config.h"
 
 #include "ncz-core-private.h"
+#include "ncz-format-private.h"
+#include "ncz-model-private.h"
 
 /**
  * NczDimension:
@@ -18,7 +20,8 @@ struct _NczDimension
 {
   GObject parent_instance;
   char *name;
-  guint64 length;       /* unlimited dimensions grow on write */
+  guint64 length;       /* unlimited dimensions grow on write; atomic:
+                           writers on several threads grow it at once */
   gboolean unlimited;
   NczNodeLink link;     /* to the group, the owner */
   NczGroup *group;
@@ -68,15 +71,90 @@ ncz_dimension_get_link (NczDimension *self)
 void
 ncz_dimension_set_length_internal (NczDimension *self, guint64 length)
 {
-  self->length = length;
+  __atomic_store_n (&self->length, length, __ATOMIC_RELEASE);
+}
+
+/* The length becomes at least @length, whatever other threads do. */
+static void
+grow_to (NczDimension *self, guint64 length)
+{
+  guint64 cur = __atomic_load_n (&self->length, __ATOMIC_ACQUIRE);
+
+  while (length > cur &&
+         !__atomic_compare_exchange_n (&self->length, &cur, length, FALSE, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE))
+    ;
 }
 
 void
 ncz_dimension_grow (NczDimension *self, guint64 length)
 {
   g_return_if_fail (NCZ_IS_DIMENSION (self));
-  if (self->unlimited && length > self->length)
-    self->length = length;
+  if (self->unlimited)
+    grow_to (self, length);
+}
+
+void
+ncz_dimension_grow_internal (NczDimension *self, guint64 length)
+{
+  grow_to (self, length);
+}
+
+/**
+ * ncz_dimension_set_length:
+ * @self: an unlimited dimension
+ * @length: its new length, at least the current one
+ * @error: return location for a #GError
+ *
+ * Sets the length of an unlimited dimension without writing data, as the
+ * coordinator of a job does before its workers write their regions
+ * (xarray's `region=` pattern; see docs/concurrency.md). Elements not
+ * written read as the variables' fill values. The length is stored at
+ * the next sync; writers that share the dataset keep the longest length
+ * any of them stored.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set if the dimension is
+ * not unlimited (%NCZ_DATASET_ERROR_INVALID), @length is shorter than
+ * the current length (data would be hidden), or the dataset is read-only
+ * or open with %NCZ_OPEN_WRITE_DATA (%NCZ_DATASET_ERROR_READ_ONLY)
+ * Since: 1.0
+ */
+gboolean
+ncz_dimension_set_length (NczDimension *self, guint64 length, GError **error)
+{
+  NczDataset *ds;
+  guint64 cur;
+
+  g_return_val_if_fail (NCZ_IS_DIMENSION (self), FALSE);
+  ds = self->group != NULL ? ncz_group_peek_dataset (self->group) : NULL;
+  if (ds == NULL)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED,
+                   "the dataset of dimension '%s' is gone", self->name);
+      return FALSE;
+    }
+  if (!ncz_dataset_check_definable (ds, error))
+    return FALSE;
+  cur = ncz_dimension_get_length (self);
+  if (!self->unlimited)
+    {
+      if (length == cur)
+        return TRUE;
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "dimension '%s' has the fixed length %" G_GUINT64_FORMAT
+                   "; only an unlimited dimension's length can be set", self->name, cur);
+      return FALSE;
+    }
+  if (length < cur)
+    {
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "dimension '%s': its length is %" G_GUINT64_FORMAT ", and setting it to %"
+                   G_GUINT64_FORMAT " would hide data; it can only grow", self->name, cur,
+                   length);
+      return FALSE;
+    }
+  grow_to (self, length);
+  return ncz_format_notify_dimension (self, NCZ_DEFINITION_CHANGED, error);
 }
 
 /**
@@ -105,7 +183,7 @@ guint64
 ncz_dimension_get_length (NczDimension *self)
 {
   g_return_val_if_fail (NCZ_IS_DIMENSION (self), 0);
-  return self->length;
+  return __atomic_load_n (&self->length, __ATOMIC_ACQUIRE);
 }
 
 /**

@@ -479,7 +479,7 @@ check_define (NczGroup *self, GError **error)
                    "the dataset of group '%s' is gone", self->name);
       return FALSE;
     }
-  return ncz_dataset_check_writable (self->dataset, error);
+  return ncz_dataset_check_definable (self->dataset, error);
 }
 
 /* Checks @name for a definition of @kind ("dimension", "variable" or

@@ -11,6 +11,7 @@
 G_BEGIN_DECLS
 
 G_GNUC_INTERNAL gboolean ncz_dataset_check_writable (NczDataset *self, GError **error);
+G_GNUC_INTERNAL gboolean ncz_dataset_check_definable (NczDataset *self, GError **error);
 G_GNUC_INTERNAL gboolean ncz_dataset_is_closed (NczDataset *self);
 
 G_END_DECLS

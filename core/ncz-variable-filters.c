@@ -29,7 +29,7 @@ check_chain_definable (NczVariable *self, const char *what, GError **error)
                    self->name, what);
       return FALSE;
     }
-  if (self->data_written)
+  if (g_atomic_int_get (&self->data_written))
     {
       g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
                    "variable '%s': %s must be defined before data is written",

@@ -130,9 +130,12 @@ slab_read_storage (NczVariable *self, guint n_dims, const guint64 *start,
   return ncz_format_read_slab (format, self, start, count, stride, storage, cancellable, error);
 }
 
+/* A write beyond an unlimited dimension's length grows it (never
+ * shrinks it, whatever other threads write), except in a dataset open
+ * for data only, whose metadata never changes. */
 static gboolean
-grow_unlimited (NczVariable *self, const guint64 *start, const guint64 *count,
-                const gint64 *stride)
+grow_unlimited (NczVariable *self, NczDataset *ds, const guint64 *start, const guint64 *count,
+                const gint64 *stride, GError **error)
 {
   for (guint i = 0; i < self->dimensions->len; i++)
     {
@@ -140,8 +143,20 @@ grow_unlimited (NczVariable *self, const guint64 *start, const guint64 *count,
       if (count[i] == 0 || !ncz_dimension_is_unlimited (d))
         continue;
       guint64 last = start[i] + (count[i] - 1) * (guint64) stride[i];
-      if (last >= ncz_dimension_get_length (d))
-        ncz_dimension_set_length_internal (d, last + 1);
+      if (last < ncz_dimension_get_length (d))
+        continue;
+      if (ncz_dataset_is_data_only (ds))
+        {
+          g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_READ_ONLY,
+                       "variable '%s': the write reaches index %" G_GUINT64_FORMAT
+                       " of the unlimited dimension '%s', whose length is %" G_GUINT64_FORMAT
+                       "; a dataset open for writing data only (NCZ_OPEN_WRITE_DATA) does not "
+                       "change its metadata: set the length first "
+                       "(ncz_dimension_set_length())", self->name, last,
+                       ncz_dimension_get_name (d), ncz_dimension_get_length (d));
+          return FALSE;
+        }
+      ncz_dimension_grow_internal (d, last + 1);
     }
   return TRUE;
 }
@@ -154,9 +169,9 @@ slab_write_storage (NczVariable *self, guint n_dims, const guint64 *start,
 {
   NczFormat *format = get_format (self, TRUE, error);
   NczDataset *ds = ncz_variable_get_dataset (self);
-  if (format == NULL || !ncz_dataset_check_writable (ds, error))
+  if (format == NULL || !ncz_dataset_check_writable (ds, error) ||
+      !grow_unlimited (self, ds, start, count, stride, error))
     return FALSE;
-  grow_unlimited (self, start, count, stride);
   return ncz_format_write_slab (format, self, start, count, stride, storage, cancellable, error);
 }
 
@@ -364,7 +379,7 @@ ncz_variable_write (NczVariable *self,
     return FALSE;
   if (n == 0)
     return TRUE;
-  self->data_written = TRUE;
+  g_atomic_int_set (&self->data_written, TRUE);
   if (self->quantize_mode != NCZ_QUANTIZE_NONE &&
       (self->type == NCZ_DATA_TYPE_FLOAT || self->type == NCZ_DATA_TYPE_DOUBLE))
     {

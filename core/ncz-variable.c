@@ -361,7 +361,7 @@ ncz_variable_check_define (NczVariable *self, GError **error)
                    "the dataset of variable '%s' is gone", self->name);
       return FALSE;
     }
-  return ncz_dataset_check_writable (ds, error);
+  return ncz_dataset_check_definable (ds, error);
 }
 
 /**

@@ -752,6 +752,8 @@ nczarr_sync (NczFormat *format, NczDataset *dataset, GCancellable *cancellable,
   gpointer k, v;
   gboolean merge, ok;
 
+  if (ncz_dataset_is_data_only (dataset))
+    return TRUE;   /* chunks only: the metadata is the coordinator's */
   build (self, dataset, keys, texts);
 
   g_mutex_lock (&self->lock);

@@ -21,6 +21,12 @@ typedef struct _NczFormat NczFormat;
  * NczOpenFlags:
  * @NCZ_OPEN_READ: open read-only
  * @NCZ_OPEN_WRITE: open for reading and writing
+ * @NCZ_OPEN_WRITE_DATA: open for reading and writing data only: the
+ *   dataset's metadata is never written, and defining or changing a
+ *   dimension, variable or attribute, or a write that would grow an
+ *   unlimited dimension, fails with %NCZ_DATASET_ERROR_READ_ONLY. For the
+ *   workers of a job whose coordinator defined the dataset and set its
+ *   lengths (see docs/concurrency.md). Since: 1.0
  *
  * How ncz_dataset_open() opens a dataset.
  *
@@ -29,6 +35,7 @@ typedef struct _NczFormat NczFormat;
 typedef enum /*< flags >*/ {
   NCZ_OPEN_READ = 0,
   NCZ_OPEN_WRITE = 1 << 0,
+  NCZ_OPEN_WRITE_DATA = 1 << 1,
 } NczOpenFlags;
 
 /**

@@ -22,6 +22,8 @@ G_DECLARE_FINAL_TYPE (NczDimension, ncz_dimension, NCZ, DIMENSION, GObject)
 NCZ_AVAILABLE_IN_ALL
 const char *ncz_dimension_get_name (NczDimension *self);
 NCZ_AVAILABLE_IN_ALL
+gboolean ncz_dimension_set_length (NczDimension *self, guint64 length, GError **error);
+NCZ_AVAILABLE_IN_ALL
 guint64 ncz_dimension_get_length (NczDimension *self);
 NCZ_AVAILABLE_IN_ALL
 gboolean ncz_dimension_is_unlimited (NczDimension *self);

@@ -51,6 +51,9 @@ NCZ_MODULE_API gboolean ncz_dataset_is_loading (NczDataset *self);
 /* Whether the dataset is closed by ncz_dataset_discard() (the format's
  * close then drops what it staged), rather than by ncz_dataset_close(). */
 NCZ_MODULE_API gboolean ncz_dataset_is_discarded (NczDataset *self);
+/* Whether the dataset was opened with NCZ_OPEN_WRITE_DATA: a format then
+ * stores chunks and never its metadata. */
+NCZ_MODULE_API gboolean ncz_dataset_is_data_only (NczDataset *self);
 
 /* Takes ownership of @filters (element-type NczFilterSpec), may be NULL. */
 NCZ_MODULE_API void ncz_variable_set_filters (NczVariable *self, GPtrArray *filters);

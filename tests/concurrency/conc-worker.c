@@ -17,6 +17,8 @@
  *   float u(utime, y, x)  chunks 1 x 16 x 16    "append": writer i writes
  *                                               utime slices 8i .. 8i+7
  *   "attr": writer i adds the global attribute writer_i = i.
+ *   "region": as "append", but opened with NCZ_OPEN_WRITE_DATA after
+ *   "conc-worker setlen URL 64" set utime's length (xarray's region=).
  * Value of element (k, ...) written by writer i: 1000 i + k + 1. Unwritten
  * elements hold the fill value -1.
  *
@@ -90,6 +92,22 @@ init (const char *url)
   return 0;
 }
 
+static int
+set_length (const char *url, guint64 length)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = ncz_dataset_open (url, NCZ_OPEN_WRITE, NULL, &error);
+
+  if (ds == NULL)
+    return fail ("open", error);
+  if (!ncz_dimension_set_length (ncz_group_get_dimension (ncz_dataset_get_root_group (ds),
+                                                          "utime"), length, &error))
+    return fail ("set length", error);
+  if (!ncz_dataset_close (ds, NULL, &error))
+    return fail ("close", error);
+  return 0;
+}
+
 static void
 wait_barrier (const char *path)
 {
@@ -138,13 +156,14 @@ writer (const char *mode, const char *url, int index, const char *barrier)
   gboolean ok = TRUE;
 
   wait_barrier (barrier);
-  ds = ncz_dataset_open (url, NCZ_OPEN_WRITE, NULL, &error);
+  ds = ncz_dataset_open (url, strcmp (mode, "region") == 0 ? NCZ_OPEN_WRITE_DATA : NCZ_OPEN_WRITE,
+                         NULL, &error);
   if (ds == NULL)
     return fail ("open", error);
   root = ncz_dataset_get_root_group (ds);
   if (strcmp (mode, "slices") == 0)
     ok = write_slices (ncz_group_get_variable (root, "v"), index, &error);
-  else if (strcmp (mode, "append") == 0)
+  else if (strcmp (mode, "append") == 0 || strcmp (mode, "region") == 0)
     ok = write_slices (ncz_group_get_variable (root, "u"), index, &error);
   else if (strcmp (mode, "bands") == 0)
     ok = write_band (ncz_group_get_variable (root, "s"), index, &error);
@@ -233,7 +252,7 @@ check (const char *url, const char *mode, const char *ok_list)
       if (strcmp (mode, "slices") == 0)
         check_block (ncz_group_get_variable (root, "v"), (guint64) w * N_SLICES, N_SLICES,
                      NY * NX, w, problems);
-      else if (strcmp (mode, "append") == 0)
+      else if (strcmp (mode, "append") == 0 || strcmp (mode, "region") == 0)
         check_block (ncz_group_get_variable (root, "u"), (guint64) w * N_SLICES, N_SLICES,
                      NY * NX, w, problems);
       else if (strcmp (mode, "bands") == 0)
@@ -263,6 +282,8 @@ main (int argc, char **argv)
   setvbuf (stdout, NULL, _IOLBF, 0);
   if (argc >= 3 && strcmp (argv[1], "init") == 0)
     return init (argv[2]);
+  if (argc >= 4 && strcmp (argv[1], "setlen") == 0)
+    return set_length (argv[2], g_ascii_strtoull (argv[3], NULL, 10));
   if (argc >= 5 && strcmp (argv[1], "check") == 0)
     return check (argv[2], argv[3], argc >= 6 ? argv[5] : "-");
   if (argc >= 4)

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "ncz-core-private.h"
+#include "ncz-cpu-limit-private.h"
 
 /* The reference count uses the g_atomic_int_*() macros, which compile
  * to atomic builtins in this file, rather than gatomicrefcount, whose
@@ -130,7 +131,7 @@ ensure_pool (void)
             n = 0;
         }
       if (n == 0)
-        n = g_get_num_processors ();
+        n = ncz_cpu_count ();
       n_workers = (guint) CLAMP (n, 1, NCZ_PARALLEL_MAX_WORKERS);
       /* the calling thread works too */
       if (n_workers > 1)
@@ -140,7 +141,8 @@ ensure_pool (void)
 }
 
 /* The number of threads that work on one ncz_parallel_for() call
- * (NCZ_THREADS, else the number of processors; at most 64). */
+ * (NCZ_THREADS, else the CPUs the process may use: its affinity mask and
+ * its cgroup quota; at most 64). */
 guint
 ncz_parallel_get_n_workers (void)
 {

@@ -15,6 +15,7 @@
 #include <ncz/ncz-module.h>
 
 #include "latency-store.h"
+#include "ncz-cpu-limit-private.h"
 #include "../core/test-format.h"
 
 #define SIDE 64          /* a SIDE x SIDE float variable */
@@ -703,8 +704,9 @@ test_write_depth (void)
 }
 
 /* NCZ_THREADS as NCZ_IO_DEPTH: a whole number, at most 64; unset, empty,
- * 0 or anything else is the number of processors. Each case runs in a
- * new process, whose pool has not started yet. */
+ * 0 or anything else is the default, the CPUs the process may use (its
+ * affinity mask and its cgroup quota). Each case runs in a new process,
+ * whose pool has not started yet. */
 static void
 test_threads_env (void)
 {
@@ -718,7 +720,7 @@ test_threads_env (void)
       guint n = (guint) g_ascii_strtoull (want, NULL, 10);
 
       if (n == 0)
-        n = CLAMP (g_get_num_processors (), 1, 64);
+        n = MIN (ncz_cpu_count_at ("/proc/self/cgroup", "/sys/fs/cgroup"), 64);
       g_assert_cmpuint (ncz_parallel_get_n_workers (), ==, n);
       return;
     }

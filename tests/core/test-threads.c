@@ -3,7 +3,8 @@
  * The cgroup quota read from fake cgroup trees in a temporary directory
  * (cgroup v2 cpu.max, v1 cpu.cfs_quota_us / cpu.cfs_period_us, parents
  * with smaller limits, malformed files), the affinity mask of a process
- * started by taskset.
+ * started by taskset, and ncz_set_max_threads() before and after the
+ * worker pool exists.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -314,7 +315,7 @@ test_malformed (Tree *t, gconstpointer data)
 static int
 print_threads (void)
 {
-  g_print ("%u %u\n", ncz_parallel_get_n_workers (), ncz_cpu_affinity_count ());
+  g_print ("%u %u\n", ncz_get_max_threads (), ncz_cpu_affinity_count ());
   return 0;
 }
 
@@ -391,11 +392,124 @@ test_taskset (void)
     }
 }
 
+/* ---- ncz_set_max_threads() ---- */
+
+/* Items of ncz_parallel_for() that note the threads they run on and how
+ * many run at once; each waits (up to 10 s) until @gate of them have run
+ * at the same time, so that every worker is seen working, never by luck
+ * of timing. */
+typedef struct {
+  GMutex lock;
+  GCond cond;
+  guint gate;
+  gboolean opened;
+  gboolean timed_out;      /* then the others do not wait either */
+  guint in_flight;
+  guint max_in_flight;
+  GHashTable *threads;
+} Watch;
+
+static void
+watch_item (gpointer item, gpointer user_data)
+{
+  Watch *w = user_data;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+
+  g_mutex_lock (&w->lock);
+  g_hash_table_add (w->threads, g_thread_self ());
+  w->in_flight++;
+  w->max_in_flight = MAX (w->max_in_flight, w->in_flight);
+  if (w->in_flight >= w->gate)
+    {
+      w->opened = TRUE;
+      g_cond_broadcast (&w->cond);
+    }
+  while (!w->opened)
+    if (!g_cond_wait_until (&w->cond, &w->lock, deadline))
+      {
+        w->timed_out = w->opened = TRUE;
+        g_cond_broadcast (&w->cond);
+      }
+  g_mutex_unlock (&w->lock);
+  g_usleep (1000);
+  g_mutex_lock (&w->lock);
+  w->in_flight--;
+  g_mutex_unlock (&w->lock);
+}
+
+/* Runs 32 items on the workers; checks that @n_workers of them ran at
+ * once, each on its own thread, and never more: the calling thread
+ * alone when @n_workers is 1 */
+static void
+check_workers (guint n_workers)
+{
+  Watch w = { .gate = n_workers };
+  gpointer items[32] = { NULL };
+
+  g_assert_cmpuint (ncz_get_max_threads (), ==, n_workers);
+  g_assert_cmpuint (ncz_parallel_get_n_workers (), ==, n_workers);
+  g_mutex_init (&w.lock);
+  g_cond_init (&w.cond);
+  w.threads = g_hash_table_new (NULL, NULL);
+  ncz_parallel_for (items, G_N_ELEMENTS (items), watch_item, &w);
+  g_test_message ("%u workers: %u threads, at most %u at once", n_workers,
+                  g_hash_table_size (w.threads), w.max_in_flight);
+  g_assert_false (w.timed_out);
+  g_assert_cmpuint (w.max_in_flight, ==, n_workers);
+  g_assert_cmpuint (g_hash_table_size (w.threads), ==, n_workers);
+  g_assert_true (g_hash_table_contains (w.threads, g_thread_self ()));
+  g_hash_table_unref (w.threads);
+  g_cond_clear (&w.cond);
+  g_mutex_clear (&w.lock);
+}
+
+/* Set before the pool exists: the pool is made with that size. Runs in
+ * a new process, whose pool has not started. */
+static void
+test_set_before_pool (void)
+{
+  if (g_test_subprocess ())
+    {
+      ncz_set_max_threads (3);
+      g_assert_cmpuint (ncz_get_max_threads (), ==, 3);
+      check_workers (3);
+      /* back to NCZ_THREADS (2, set by main()) */
+      ncz_set_max_threads (0);
+      check_workers (2);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
+/* Set after the pool exists: it grows and shrinks */
+static void
+test_set_resizes_pool (void)
+{
+  /* NCZ_THREADS=2 (main()) until something is set */
+  check_workers (2);
+  ncz_set_max_threads (4);
+  check_workers (4);
+  ncz_set_max_threads (2);
+  check_workers (2);
+  ncz_set_max_threads (1);
+  check_workers (1);
+  ncz_set_max_threads (3);
+  check_workers (3);
+  ncz_set_max_threads (1000);
+  g_assert_cmpuint (ncz_get_max_threads (), ==, 64);
+  ncz_set_max_threads (0);
+  check_workers (2);
+}
+
 int
 main (int argc, char **argv)
 {
   if (g_getenv ("NCZ_TEST_PRINT_THREADS") != NULL)
     return print_threads ();
+  /* a known number of workers until the tests set one, whatever the
+   * machine */
+  g_setenv ("NCZ_THREADS", "2", TRUE);
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add ("/threads/cgroup/v2-max", Tree, NULL, tree_setup, test_v2_max, tree_teardown);
@@ -408,6 +522,8 @@ main (int argc, char **argv)
   g_test_add ("/threads/cgroup/malformed", Tree, NULL, tree_setup, test_malformed,
               tree_teardown);
   g_test_add_func ("/threads/affinity/taskset", test_taskset);
+  g_test_add_func ("/threads/set-max/before-pool", test_set_before_pool);
+  g_test_add_func ("/threads/set-max/resizes-pool", test_set_resizes_pool);
 
   return g_test_run ();
 }

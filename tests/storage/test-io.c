@@ -741,6 +741,69 @@ test_threads_env (void)
   g_unsetenv ("NCZ_TEST_WANT_WORKERS");
 }
 
+/* Reads after ncz_set_max_threads() grew or shrank the CPU workers, and
+ * while another thread changes them */
+typedef struct {
+  NczStore *store;
+  gint done;
+} Reader;
+
+static gpointer
+reader_thread (gpointer data)
+{
+  Reader *r = data;
+
+  for (guint i = 0; i < 3; i++)
+    read_and_check (r->store, 8, 0);
+  g_atomic_int_set (&r->done, 1);
+  return NULL;
+}
+
+static void
+test_set_max_threads (void)
+{
+  g_autoptr(NczMemoryStore) mem = ncz_memory_store_new ();
+  g_autoptr(NczLatencyStore) slow = ncz_latency_store_new (NCZ_STORE (mem), 1);
+  Reader r = { .store = NCZ_STORE (slow) };
+  GThread *thread;
+  guint changes = 0;
+
+  write_dataset (NCZ_STORE (mem));
+  /* NCZ_THREADS (main()); a read makes the pool if no test did */
+  g_assert_cmpuint (ncz_get_max_threads (), ==, 2);
+  read_and_check (NCZ_STORE (slow), 8, 0);
+
+  ncz_set_max_threads (4);
+  g_assert_cmpuint (ncz_get_max_threads (), ==, 4);
+  g_assert_cmpuint (ncz_parallel_get_n_workers (), ==, 4);
+  read_and_check (NCZ_STORE (slow), 8, 0);
+
+  /* shrunk to the calling thread alone, then to two */
+  ncz_set_max_threads (1);
+  g_assert_cmpuint (ncz_get_max_threads (), ==, 1);
+  g_assert_cmpuint (ncz_parallel_get_n_workers (), ==, 1);
+  read_and_check (NCZ_STORE (slow), 8, 0);
+  read_and_check (NCZ_STORE (mem), 0, 0);
+  ncz_set_max_threads (2);
+  g_assert_cmpuint (ncz_get_max_threads (), ==, 2);
+  read_and_check (NCZ_STORE (slow), 8, 0);
+
+  /* changed again and again while reads run in another thread */
+  thread = g_thread_new ("reader", reader_thread, &r);
+  while (!g_atomic_int_get (&r.done))
+    {
+      ncz_set_max_threads (1 + changes++ % 4);
+      g_usleep (2000);
+    }
+  g_thread_join (thread);
+  g_test_message ("%u changes during the reads", changes);
+
+  /* back to NCZ_THREADS */
+  ncz_set_max_threads (0);
+  g_assert_cmpuint (ncz_get_max_threads (), ==, 2);
+  read_and_check (NCZ_STORE (slow), 8, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -767,6 +830,7 @@ main (int argc, char **argv)
   g_test_add_func ("/storage/io/format/flags", test_format_flags);
   g_test_add_func ("/storage/io/format/hooks", test_format_hooks);
   g_test_add_func ("/storage/io/threads-env", test_threads_env);
+  g_test_add_func ("/storage/io/set-max-threads", test_set_max_threads);
 
   return g_test_run ();
 }

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "ncz-core-private.h"
+#include "ncz-cpu-limit-private.h"
 
 /* The reference count uses the g_atomic_int_*() macros, which compile
  * to atomic builtins in this file, rather than gatomicrefcount, whose
@@ -103,56 +104,153 @@ ncz_pool_run (GThreadPool *pool, guint helpers, gpointer *items, guint n,
   job_unref (job);
 }
 
-/* NCZ_THREADS above this is taken as this */
+/* More workers than this are taken as this (NCZ_THREADS,
+ * ncz_set_max_threads()) */
 #define NCZ_PARALLEL_MAX_WORKERS 64
 
+/* The CPU workers: a shared (non-exclusive) GThreadPool of one thread
+ * fewer than the workers, the calling thread being one of them. It is
+ * made the first time more than one worker is asked for and resized by
+ * ncz_set_max_threads(); it lives as long as the process. */
+static GMutex pool_lock;
 static GThreadPool *pool;
-static guint n_workers;
+static guint max_threads_set;      /* ncz_set_max_threads(); 0: none */
+static gboolean env_read;
+static guint env_threads;          /* NCZ_THREADS; 0: unset */
+static guint default_threads;      /* ncz_cpu_count(); 0: not asked yet */
 
-static void
-ensure_pool (void)
+/* NCZ_THREADS, as NCZ_IO_DEPTH: a whole number; unset, empty, 0 or
+ * anything else gives 0 */
+static guint
+threads_from_env (void)
 {
-  static gsize initialized;
+  const char *env = g_getenv ("NCZ_THREADS");
+  guint64 n;
+  char *end = NULL;
 
-  if (g_once_init_enter (&initialized))
-    {
-      /* NCZ_THREADS, as NCZ_IO_DEPTH: a whole number; unset, empty, 0
-       * or anything else gives the default */
-      const char *env = g_getenv ("NCZ_THREADS");
-      guint64 n = 0;
-
-      if (env != NULL && *env != '\0')
-        {
-          char *end = NULL;
-
-          n = g_ascii_strtoull (env, &end, 10);
-          if (end == env || *end != '\0')
-            n = 0;
-        }
-      if (n == 0)
-        n = g_get_num_processors ();
-      n_workers = (guint) CLAMP (n, 1, NCZ_PARALLEL_MAX_WORKERS);
-      /* the calling thread works too */
-      if (n_workers > 1)
-        pool = g_thread_pool_new (ncz_pool_job_func, NULL, n_workers - 1, FALSE, NULL);
-      g_once_init_leave (&initialized, 1);
-    }
+  if (env == NULL || *env == '\0')
+    return 0;
+  n = g_ascii_strtoull (env, &end, 10);
+  if (end == env || *end != '\0')
+    return 0;
+  return (guint) MIN (n, NCZ_PARALLEL_MAX_WORKERS);
 }
 
-/* The number of threads that work on one ncz_parallel_for() call
- * (NCZ_THREADS, else the number of processors; at most 64). */
+/* The number of workers: set by ncz_set_max_threads(), else NCZ_THREADS
+ * (read once), else the CPUs the process may use (found once). Called
+ * with pool_lock held. */
+static guint
+n_workers_locked (void)
+{
+  guint n = max_threads_set;
+
+  if (n == 0)
+    {
+      if (!env_read)
+        {
+          env_threads = threads_from_env ();
+          env_read = TRUE;
+        }
+      n = env_threads;
+    }
+  if (n == 0)
+    {
+      if (default_threads == 0)
+        default_threads = ncz_cpu_count ();
+      n = default_threads;
+    }
+  return CLAMP (n, 1, NCZ_PARALLEL_MAX_WORKERS);
+}
+
+/* The pool (NULL for one worker) and in @n_workers the number of workers */
+static GThreadPool *
+get_pool (guint *n_workers)
+{
+  GThreadPool *p;
+
+  g_mutex_lock (&pool_lock);
+  *n_workers = n_workers_locked ();
+  if (*n_workers > 1 && pool == NULL)
+    pool = g_thread_pool_new (ncz_pool_job_func, NULL, (gint) *n_workers - 1, FALSE, NULL);
+  p = *n_workers > 1 ? pool : NULL;
+  g_mutex_unlock (&pool_lock);
+  return p;
+}
+
+/* The number of threads that work on one ncz_parallel_for() call: as
+ * ncz_get_max_threads(). */
 guint
 ncz_parallel_get_n_workers (void)
 {
-  ensure_pool ();
-  return n_workers;
+  guint n;
+
+  g_mutex_lock (&pool_lock);
+  n = n_workers_locked ();
+  g_mutex_unlock (&pool_lock);
+  return n;
 }
 
 void
 ncz_parallel_for (gpointer *items, guint n, NczParallelFunc func, gpointer user_data)
 {
+  GThreadPool *p;
+  guint n_workers;
+
   if (n == 0)
     return;
-  ensure_pool ();
-  ncz_pool_run (pool, MIN (n - 1, n_workers - 1), items, n, func, user_data);
+  p = get_pool (&n_workers);
+  ncz_pool_run (p, MIN (n - 1, n_workers - 1), items, n, func, user_data);
+}
+
+/**
+ * ncz_set_max_threads:
+ * @n_threads: the number of threads, from 1 to 64 (more is taken as 64);
+ *   0 for the default
+ *
+ * Sets how many threads of this process encode and decode the chunks of
+ * one read or write, the calling thread counting as one. It wins over the
+ * `NCZ_THREADS` environment variable. The default (0) is `NCZ_THREADS`
+ * when it is set, else the number of CPUs the process may run on: those
+ * of its CPU affinity mask (`taskset`, the binding of an MPI launcher),
+ * fewer if the CPU quota of its cgroup (`cpu.max`, `cpu.cfs_quota_us`)
+ * allows fewer.
+ *
+ * Many processes on one host (MPI ranks, say) can each ask for one
+ * thread, or for their share of the cores. It can be called at any time,
+ * before the threads have started or while reads run: the calls that
+ * start after it get the new number, those already running finish with
+ * the threads already working on them. The storage requests kept in
+ * flight are set apart, by [property@Ncz.Dataset:io-depth].
+ *
+ * Since: 1.0
+ */
+void
+ncz_set_max_threads (guint n_threads)
+{
+  guint n;
+
+  g_mutex_lock (&pool_lock);
+  max_threads_set = MIN (n_threads, NCZ_PARALLEL_MAX_WORKERS);
+  n = n_workers_locked ();
+  /* a pool keeps at least one thread; with one worker nothing is pushed
+   * to it */
+  if (pool != NULL)
+    g_thread_pool_set_max_threads (pool, (gint) MAX (n - 1, 1), NULL);
+  g_mutex_unlock (&pool_lock);
+}
+
+/**
+ * ncz_get_max_threads:
+ *
+ * Gets how many threads of this process encode and decode the chunks of
+ * one read or write, the calling thread counting as one: the number set
+ * by ncz_set_max_threads(), else the default it describes.
+ *
+ * Returns: the number of threads, from 1 to 64
+ * Since: 1.0
+ */
+guint
+ncz_get_max_threads (void)
+{
+  return ncz_parallel_get_n_workers ();
 }

@@ -89,6 +89,14 @@ NCZ_AVAILABLE_IN_ALL
 guint ncz_dataset_get_io_depth (NczDataset *self);
 NCZ_AVAILABLE_IN_ALL
 void ncz_dataset_set_io_depth (NczDataset *self, guint io_depth);
+
+/* The CPU workers of the process, shared by every dataset
+ * (ncz-parallel.c) */
+NCZ_AVAILABLE_IN_ALL
+void ncz_set_max_threads (guint n_threads);
+NCZ_AVAILABLE_IN_ALL
+guint ncz_get_max_threads (void);
+
 NCZ_AVAILABLE_IN_ALL
 gboolean ncz_dataset_is_writable (NczDataset *self);
 NCZ_AVAILABLE_IN_ALL

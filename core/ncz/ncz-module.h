@@ -99,7 +99,8 @@ NCZ_MODULE_API void ncz_dimension_grow (NczDimension *self, guint64 length);
 /* Reusable chunk-sized buffers (ncz-buffer.c), for the chunk engine and
  * codecs: fresh multi-MiB allocations fault their pages in on first use. */
 /* The shared worker pool (ncz-parallel.c): runs @func over @items on
- * every core, the calling thread working too */
+ * the CPU workers, the calling thread working too; there are
+ * ncz_parallel_get_n_workers() of them, as ncz_get_max_threads() */
 typedef void (*NczParallelFunc) (gpointer item, gpointer user_data);
 NCZ_MODULE_API void ncz_parallel_for (gpointer *items, guint n, NczParallelFunc func,
                                        gpointer user_data);

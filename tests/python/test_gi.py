@@ -241,6 +241,17 @@ with tempfile.TemporaryDirectory() as d:
                lambda: Ncz.Dataset.open(path, Ncz.OpenFlags.READ, None),
                Ncz.BackendError, Ncz.BackendError.BAD_METADATA)
 
+# The CPU workers of the process, set from code: 0 is the default back
+# (NCZ_THREADS, else the CPUs the process may use)
+default_threads = Ncz.get_max_threads()
+check("get_max_threads is 1 to 64", 1 <= default_threads <= 64)
+Ncz.set_max_threads(3)
+check("set_max_threads(3)", Ncz.get_max_threads() == 3)
+Ncz.set_max_threads(1000)
+check("set_max_threads(1000) is 64", Ncz.get_max_threads() == 64)
+Ncz.set_max_threads(0)
+check("set_max_threads(0) gives the default back", Ncz.get_max_threads() == default_threads)
+
 # Every error domain is registered: an error enum with its quark
 for name, quark_name in (("DatasetError", "ncz-dataset-error-quark"),
                          ("StorageError", "ncz-storage-error-quark"),

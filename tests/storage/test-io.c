@@ -15,6 +15,7 @@
 #include <ncz/ncz-module.h>
 
 #include "latency-store.h"
+#include "ncz-cpu-limit-private.h"
 #include "../core/test-format.h"
 
 #define SIDE 64          /* a SIDE x SIDE float variable */
@@ -703,8 +704,9 @@ test_write_depth (void)
 }
 
 /* NCZ_THREADS as NCZ_IO_DEPTH: a whole number, at most 64; unset, empty,
- * 0 or anything else is the number of processors. Each case runs in a
- * new process, whose pool has not started yet. */
+ * 0 or anything else is the default, the CPUs the process may use (its
+ * affinity mask and its cgroup quota). Each case runs in a new process,
+ * whose pool has not started yet. */
 static void
 test_threads_env (void)
 {
@@ -718,7 +720,7 @@ test_threads_env (void)
       guint n = (guint) g_ascii_strtoull (want, NULL, 10);
 
       if (n == 0)
-        n = CLAMP (g_get_num_processors (), 1, 64);
+        n = MIN (ncz_cpu_count_at ("/proc/self/cgroup", "/sys/fs/cgroup"), 64);
       g_assert_cmpuint (ncz_parallel_get_n_workers (), ==, n);
       return;
     }
@@ -737,6 +739,69 @@ test_threads_env (void)
     }
   g_setenv ("NCZ_THREADS", "2", TRUE);
   g_unsetenv ("NCZ_TEST_WANT_WORKERS");
+}
+
+/* Reads after ncz_set_max_threads() grew or shrank the CPU workers, and
+ * while another thread changes them */
+typedef struct {
+  NczStore *store;
+  gint done;
+} Reader;
+
+static gpointer
+reader_thread (gpointer data)
+{
+  Reader *r = data;
+
+  for (guint i = 0; i < 3; i++)
+    read_and_check (r->store, 8, 0);
+  g_atomic_int_set (&r->done, 1);
+  return NULL;
+}
+
+static void
+test_set_max_threads (void)
+{
+  g_autoptr(NczMemoryStore) mem = ncz_memory_store_new ();
+  g_autoptr(NczLatencyStore) slow = ncz_latency_store_new (NCZ_STORE (mem), 1);
+  Reader r = { .store = NCZ_STORE (slow) };
+  GThread *thread;
+  guint changes = 0;
+
+  write_dataset (NCZ_STORE (mem));
+  /* NCZ_THREADS (main()); a read makes the pool if no test did */
+  g_assert_cmpuint (ncz_get_max_threads (), ==, 2);
+  read_and_check (NCZ_STORE (slow), 8, 0);
+
+  ncz_set_max_threads (4);
+  g_assert_cmpuint (ncz_get_max_threads (), ==, 4);
+  g_assert_cmpuint (ncz_parallel_get_n_workers (), ==, 4);
+  read_and_check (NCZ_STORE (slow), 8, 0);
+
+  /* shrunk to the calling thread alone, then to two */
+  ncz_set_max_threads (1);
+  g_assert_cmpuint (ncz_get_max_threads (), ==, 1);
+  g_assert_cmpuint (ncz_parallel_get_n_workers (), ==, 1);
+  read_and_check (NCZ_STORE (slow), 8, 0);
+  read_and_check (NCZ_STORE (mem), 0, 0);
+  ncz_set_max_threads (2);
+  g_assert_cmpuint (ncz_get_max_threads (), ==, 2);
+  read_and_check (NCZ_STORE (slow), 8, 0);
+
+  /* changed again and again while reads run in another thread */
+  thread = g_thread_new ("reader", reader_thread, &r);
+  while (!g_atomic_int_get (&r.done))
+    {
+      ncz_set_max_threads (1 + changes++ % 4);
+      g_usleep (2000);
+    }
+  g_thread_join (thread);
+  g_test_message ("%u changes during the reads", changes);
+
+  /* back to NCZ_THREADS */
+  ncz_set_max_threads (0);
+  g_assert_cmpuint (ncz_get_max_threads (), ==, 2);
+  read_and_check (NCZ_STORE (slow), 8, 0);
 }
 
 int
@@ -765,6 +830,7 @@ main (int argc, char **argv)
   g_test_add_func ("/storage/io/format/flags", test_format_flags);
   g_test_add_func ("/storage/io/format/hooks", test_format_hooks);
   g_test_add_func ("/storage/io/threads-env", test_threads_env);
+  g_test_add_func ("/storage/io/set-max-threads", test_set_max_threads);
 
   return g_test_run ();
 }

@@ -1,5 +1,6 @@
 /* A Vala program built against the installed ncz-1.0.vapi: it catches
- * Ncz.DatasetError.NOT_NCZ, writes a dataset and reads a slab of it.
+ * Ncz.DatasetError.NOT_NCZ, writes a dataset and reads a slab of it
+ * with two CPU workers.
  * Prints TAP; argument: a scratch directory. */
 
 int n = 0;
@@ -46,6 +47,10 @@ int main (string[] args) {
         check ("dataset written: " + e.message, false);
     }
 
+    /* the CPU workers, set from code; 0 gives the default back */
+    Ncz.set_max_threads (2);
+    check ("Ncz.set_max_threads (2)", Ncz.get_max_threads () == 2);
+
     try {
         /* the variable keeps its dataset working without the caller
          * holding the dataset */
@@ -67,6 +72,9 @@ int main (string[] args) {
     } catch (Error e) {
         check ("reading a slab: " + e.message, false);
     }
+
+    Ncz.set_max_threads (0);
+    check ("Ncz.set_max_threads (0): the default", Ncz.get_max_threads () >= 1);
 
     print ("1..%d\n", n);
     return failures == 0 ? 0 : 1;

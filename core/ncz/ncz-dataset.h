@@ -103,6 +103,15 @@ NCZ_AVAILABLE_IN_ALL
 gboolean ncz_dataset_sync (NczDataset *self, GCancellable *cancellable,
                            GError **error);
 NCZ_AVAILABLE_IN_ALL
+gboolean ncz_dataset_refresh (NczDataset *self, GCancellable *cancellable,
+                              GError **error);
+NCZ_AVAILABLE_IN_ALL
+void ncz_dataset_refresh_async (NczDataset *self, GCancellable *cancellable,
+                                GAsyncReadyCallback callback, gpointer user_data);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_dataset_refresh_finish (NczDataset *self, GAsyncResult *result,
+                                     GError **error);
+NCZ_AVAILABLE_IN_ALL
 gboolean ncz_dataset_close (NczDataset *self, GCancellable *cancellable,
                             GError **error);
 NCZ_AVAILABLE_IN_ALL

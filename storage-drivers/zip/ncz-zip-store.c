@@ -43,6 +43,27 @@
  * are compressed by their codecs already, and stored entries are what
  * the ranged reads serve.
  *
+ * Writers: since every writer renames a whole archive of its own view
+ * into place, two writers at once would lose the objects of the first
+ * to rename. So a store opened for writing (for update or with CREATE)
+ * takes the writer lock (NczLockFile, slot NCZ_LOCK_SLOT_WRITER) of
+ * ".NAME.ncz-lock" beside the archive (beside the target of a symbolic
+ * link) before it reads the central directory, and holds it until its
+ * archive is renamed into place (commit, or the release of a store
+ * opened for update) or its changes are discarded. A second writer
+ * waits for it (the URL's lock.timeout, else NCZ_LOCK_TIMEOUT, else
+ * NCZ_LOCK_DEFAULT_TIMEOUT_MS), then reads the archive the first one
+ * left and adds its own objects to it; when the time runs out its open
+ * fails with NCZ_STORAGE_ERROR_LOCKED naming the holder. A store
+ * written again after a commit or a discard takes the lock again, and
+ * reads the archive anew if another writer replaced it meanwhile. A
+ * writer that cannot open the lock file does not open: without the lock
+ * it could lose another writer's objects. Readers take no lock: they
+ * read the archive they opened through their own descriptor, which a
+ * rename does not change. The lock file stays beside the archive
+ * (removing it would let two writers lock two different files), except
+ * when a discarded creation removes the directories it made.
+ *
  * Calls from several threads at once are safe.
  */
 
@@ -104,6 +125,10 @@ struct _NczZipStore
   GHashTable *children; /* prefix -> GTree (child name -> count of objects under it) */
 
   /* writing */
+  NczLockFile *writer_lock; /* open exactly while the writer lock is held */
+  gint64 lock_timeout_ms;
+  gboolean view_lost;   /* the archive could not be read again after a relock */
+  GArray *retired_fds;  /* descriptors of archives read before, for reads in flight */
   char *stage;          /* staging directory, made at the first write */
   int stage_fd;         /* @stage, locked shared while it lives */
   guint stage_seq;
@@ -1245,6 +1270,158 @@ check_writable (NczZipStore *self,
   return FALSE;
 }
 
+/* ---- the writer lock ---- */
+
+/* How long a writer waits for the writer lock: the URL's lock.timeout,
+ * else NCZ_LOCK_TIMEOUT (unset or empty: not given), else the SDK's
+ * default. */
+static gboolean
+read_lock_timeout (NczZipStore *self,
+                   GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  const char *text = ncz_url_get_fragment_value (self->url, "lock.timeout");
+
+  if (text != NULL)
+    {
+      if (ncz_lock_timeout_from_text (text, &self->lock_timeout_ms, &local_error))
+        return TRUE;
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_BAD_URL,
+                   "zip store URL '%s': bad lock.timeout: %s",
+                   ncz_url_get_original (self->url), local_error->message);
+      return FALSE;
+    }
+  text = g_getenv ("NCZ_LOCK_TIMEOUT");
+  if (text != NULL && *text != '\0')
+    {
+      if (ncz_lock_timeout_from_text (text, &self->lock_timeout_ms, &local_error))
+        return TRUE;
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_BAD_URL,
+                   "zip store URL '%s': bad NCZ_LOCK_TIMEOUT in the environment: %s",
+                   ncz_url_get_original (self->url), local_error->message);
+      return FALSE;
+    }
+  self->lock_timeout_ms = NCZ_LOCK_DEFAULT_TIMEOUT_MS;
+  return TRUE;
+}
+
+/* Takes the writer lock, waiting while another writer holds it. @key is
+ * the object about to change, or NULL while opening. Called with the
+ * mutex held. */
+static gboolean
+take_writer_lock (NczZipStore  *self,
+                  const char   *key,
+                  GCancellable *cancellable,
+                  GError      **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *doing = key == NULL
+    ? g_strdup_printf ("cannot open zip store '%s' for writing", ncz_url_get_original (self->url))
+    : g_strdup_printf ("cannot write '%s' in zip store '%s'", key,
+                       ncz_url_get_original (self->url));
+  g_autofree char *lock_path = NULL;
+  NczLockFile *lock_file;
+
+  if (self->writer_lock != NULL)
+    return TRUE;
+  lock_path = ncz_lock_file_path_for (self->target);
+  lock_file = ncz_lock_file_open (lock_path, &local_error);
+  if (lock_file == NULL)
+    {
+      int errsv = 0;
+
+      /* an archive nobody may write: say that, not why the lock failed */
+      if (access (self->target, F_OK) == 0 && access (self->target, W_OK) < 0)
+        errsv = errno;
+      if (errsv == EACCES || errsv == EPERM || errsv == EROFS)
+        g_set_error (error, NCZ_STORAGE_ERROR, storage_code_for_errno (errsv),
+                     "%s: the archive is not writable (%s); open it read-only", doing,
+                     g_strerror (errsv));
+      else
+        g_set_error (error, NCZ_STORAGE_ERROR, local_error->code,
+                     "%s: %s (writers of the archive wait for each other through that "
+                     "file, so its directory must be writable)", doing, local_error->message);
+      return FALSE;
+    }
+  if (!ncz_lock_file_lock (lock_file, NCZ_LOCK_SLOT_WRITER, TRUE, self->lock_timeout_ms,
+                           cancellable, &local_error))
+    {
+      ncz_lock_file_close (lock_file);
+      g_set_error (error, local_error->domain, local_error->code, "%s: %s", doing,
+                   local_error->message);
+      return FALSE;
+    }
+  self->writer_lock = lock_file;
+  return TRUE;
+}
+
+static void
+release_writer_lock (NczZipStore *self)
+{
+  if (self->writer_lock == NULL)
+    return;
+  ncz_lock_file_unlock (self->writer_lock, NCZ_LOCK_SLOT_WRITER);
+  g_clear_pointer (&self->writer_lock, ncz_lock_file_close);
+}
+
+/* Closes the descriptors of archives read before: called when no read
+ * is in flight (commit, finalize). */
+static void
+close_retired_fds (NczZipStore *self)
+{
+  for (guint i = 0; self->retired_fds != NULL && i < self->retired_fds->len; i++)
+    close (g_array_index (self->retired_fds, int, i));
+  g_clear_pointer (&self->retired_fds, g_array_unref);
+}
+
+/* Before a change to a store that released the writer lock (after a
+ * commit or a discard, so with nothing staged): takes it again, and if
+ * another writer replaced the archive meanwhile, reads that one, so that
+ * its objects are kept. Called with the mutex held. */
+static gboolean
+relock_for_change (NczZipStore  *self,
+                   const char   *key,
+                   GCancellable *cancellable,
+                   GError      **error)
+{
+  struct stat seen, now;
+  int old_fd;
+
+  if (self->view_lost)
+    {
+      g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
+                   "cannot write '%s' in zip store '%s': the archive another writer left "
+                   "could not be read", key, self->path);
+      return FALSE;
+    }
+  if (self->writer_lock != NULL)
+    return TRUE;
+  if (!take_writer_lock (self, key, cancellable, error))
+    return FALSE;
+  if (self->fd < 0 || fstat (self->fd, &seen) < 0 || stat (self->target, &now) < 0 ||
+      (seen.st_dev == now.st_dev && seen.st_ino == now.st_ino))
+    return TRUE;
+
+  g_assert (!self->dirty && self->stage == NULL);
+  /* a read of a stored entry may still be using the old descriptor
+   * outside the mutex: it is closed at the next commit */
+  old_fd = self->fd;
+  self->fd = -1;
+  if (self->retired_fds == NULL)
+    self->retired_fds = g_array_new (FALSE, FALSE, sizeof (int));
+  g_array_append_val (self->retired_fds, old_fd);
+  clear_index (self);
+  if (!open_archive (self, error))
+    {
+      /* with no view of the archive, a commit would drop its objects */
+      self->view_lost = TRUE;
+      release_writer_lock (self);
+      g_prefix_error (error, "cannot write '%s' in zip store '%s': ", key, self->path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static char *
 side_name (NczZipStore *self,
            const char  *kind)
@@ -1261,7 +1438,12 @@ side_name (NczZipStore *self,
  * and new archives never renamed into place (".NAME.ncz-new-XXXXXX",
  * locked while being written, and libzip's temporary files beside
  * them). Only what nobody holds a lock on and was not changed for a
- * while is removed. */
+ * while is removed. The scan runs with the writer lock held, so no
+ * other live writer of the archive should have anything staged; the
+ * flock() on each leftover stays the proof that it is abandoned all the
+ * same, since it does not depend on every writer holding the same lock
+ * file (a discarded creation unlinks the one a waiting writer may have
+ * open). */
 #define STALE_STAGE_SECONDS 60
 #define STALE_ARCHIVE_SECONDS 600
 
@@ -1380,7 +1562,7 @@ zip_store_write (NczStore     *store,
     }
 
   g_mutex_lock (&self->lock);
-  if (!ensure_stage (self, key, error))
+  if (!relock_for_change (self, key, cancellable, error) || !ensure_stage (self, key, error))
     {
       g_mutex_unlock (&self->lock);
       return FALSE;
@@ -1433,6 +1615,11 @@ zip_store_remove (NczStore     *store,
   if (!check_writable (self, key, error))
     return FALSE;
   g_mutex_lock (&self->lock);
+  if (!relock_for_change (self, key, cancellable, error))
+    {
+      g_mutex_unlock (&self->lock);
+      return FALSE;
+    }
   g_hash_table_iter_init (&iter, self->objects);
   while (g_hash_table_iter_next (&iter, &k, NULL))
     if (key[0] == '\0' || strcmp (k, key) == 0 || g_str_has_prefix (k, under))
@@ -1625,6 +1812,8 @@ zip_store_commit (NczStore     *store,
   g_mutex_lock (&self->lock);
   if (!self->dirty && ((self->flags & NCZ_STORE_CREATE) == 0 || self->committed))
     {
+      /* nothing to write: the archive stays as this writer found it */
+      release_writer_lock (self);
       g_mutex_unlock (&self->lock);
       return TRUE;
     }
@@ -1679,13 +1868,19 @@ zip_store_commit (NczStore     *store,
   parent = g_path_get_dirname (self->target);
   sync_path (parent, O_RDONLY | O_DIRECTORY);
 
-  /* the store now reads the archive just written */
+  /* the store now reads the archive just written; no read is in flight */
   self->committed = TRUE;
   self->dirty = FALSE;
   drop_stage (self);
   g_clear_pointer (&self->made_parents, g_ptr_array_unref);
   clear_index (self);
+  close_retired_fds (self);
   ok = open_archive (self, error);
+  /* without a view of the archive, a later write would drop its objects */
+  if (!ok)
+    self->view_lost = TRUE;
+  /* the archive is in place: the next writer may read it */
+  release_writer_lock (self);
   g_mutex_unlock (&self->lock);
   return ok;
 }
@@ -1710,6 +1905,12 @@ zip_store_discard (NczStore *store)
   if ((self->flags & NCZ_STORE_CREATE) != 0 && !self->committed)
     {
       self->committed = TRUE;   /* nothing more to write */
+      /* the lock file is in a directory this store made and now removes:
+       * a writer waiting on it finds that directory gone when it commits */
+      if (self->writer_lock != NULL && self->made_parents != NULL &&
+          self->made_parents->len > 0)
+        unlink (ncz_lock_file_get_path (self->writer_lock));
+      release_writer_lock (self);
       remove_made_parents (self);
     }
   else if ((self->flags & NCZ_STORE_CREATE) == 0 && self->dirty && self->ready)
@@ -1719,9 +1920,13 @@ zip_store_discard (NczStore *store)
 
       clear_index (self);
       if (!open_archive (self, &error))
-        g_debug ("%s", error->message);
+        {
+          g_debug ("%s", error->message);
+          self->view_lost = TRUE;
+        }
     }
   self->dirty = FALSE;
+  release_writer_lock (self);
   g_mutex_unlock (&self->lock);
 }
 
@@ -1853,6 +2058,7 @@ ncz_zip_store_initable_init_impl (GInitable     *initable,
   NczZipStore *self = NCZ_ZIP_STORE (initable);
   const char *path;
   struct stat st;
+  gboolean writing;
   gboolean ok;
 
   if (self->ready)
@@ -1882,6 +2088,10 @@ ncz_zip_store_initable_init_impl (GInitable     *initable,
   g_clear_pointer (&self->target, g_free);
   self->target = resolve_target (self->path);
 
+  writing = (self->flags & (NCZ_STORE_WRITE | NCZ_STORE_CREATE)) != 0;
+  if (writing && !read_lock_timeout (self, error))
+    return FALSE;
+
   g_mutex_lock (&self->lock);
   if ((self->flags & NCZ_STORE_CREATE) != 0)
     {
@@ -1898,6 +2108,21 @@ ncz_zip_store_initable_init_impl (GInitable     *initable,
         ok = make_missing_parents (self, error);
       if (ok)
         ok = create_layout (self, error);
+      /* held until the new archive is in place or discarded, so that
+       * writers replacing the archive, or updating it, take turns */
+      if (ok && !take_writer_lock (self, NULL, cancellable, error))
+        {
+          remove_made_parents (self);
+          ok = FALSE;
+        }
+    }
+  else if (writing)
+    {
+      /* the lock first: the index must include what the last writer
+       * committed, or this writer's archive would drop it */
+      ok = take_writer_lock (self, NULL, cancellable, error) && open_archive (self, error);
+      if (!ok)
+        release_writer_lock (self);
     }
   else
     ok = open_archive (self, error);
@@ -1999,7 +2224,9 @@ ncz_zip_store_finalize (GObject *object)
         }
       zip_store_discard (NCZ_STORE (self));
     }
+  release_writer_lock (self);
   clear_index (self);
+  close_retired_fds (self);
   g_hash_table_unref (self->objects);
   g_hash_table_unref (self->children);
   g_clear_pointer (&self->made_parents, g_ptr_array_unref);

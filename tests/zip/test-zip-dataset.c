@@ -13,13 +13,16 @@ typedef struct {
   char *path;
 } Fixture;
 
+/* Nothing but the archive @name and its writer lock file, which stays
+ * beside it, is left in @dir. */
 static void
 assert_only (const char *dir,
              const char *name)
 {
   g_autofree char *entries = dir_entries (dir);
+  g_autofree char *expected = g_strdup_printf (".%s.ncz-lock|%s", name, name);
 
-  g_assert_cmpstr (entries, ==, name);
+  g_assert_cmpstr (entries, ==, expected);
 }
 
 /* A dataset through the public API: created in a zip, closed, opened,

@@ -42,10 +42,12 @@ typedef struct {
   NczStore *store;  /* path opened with NCZ_STORE_CREATE */
 } Fixture;
 
+/* @extra: more fragment keys ("&k=v"), or NULL */
 static NczStore *
-open_zip (const char *path,
-          guint       flags,
-          GError    **error)
+open_zip_with (const char *path,
+               const char *extra,
+               guint       flags,
+               GError    **error)
 {
   g_autoptr(GError) local_error = NULL;
   g_autofree char *uri = g_filename_to_uri (path, NULL, &local_error);
@@ -53,11 +55,19 @@ open_zip (const char *path,
   g_autoptr(NczUrl) url = NULL;
 
   g_assert_no_error (local_error);
-  text = g_strconcat (uri, "#mode=nczarr,zip", NULL);
+  text = g_strconcat (uri, "#mode=nczarr,zip", extra, NULL);
   url = ncz_url_parse (text, &local_error);
   g_assert_no_error (local_error);
   g_assert_cmpstr (ncz_url_get_storage (url), ==, "zip");
   return g_initable_new (NCZ_TYPE_ZIP_STORE, NULL, error, "url", url, "flags", flags, NULL);
+}
+
+static NczStore *
+open_zip (const char *path,
+          guint       flags,
+          GError    **error)
+{
+  return open_zip_with (path, NULL, flags, error);
 }
 
 static void
@@ -115,15 +125,17 @@ write_file (const char *path,
   g_assert_no_error (error);
 }
 
-/* Nothing but @name is left in @dir (no staging directory, no temporary
+/* Nothing but the archive @name and its writer lock file, which stays
+ * beside it, is left in @dir (no staging directory, no temporary
  * archive). */
 static void
 assert_only (const char *dir,
              const char *name)
 {
   g_autofree char *entries = dir_entries (dir);
+  g_autofree char *expected = g_strdup_printf (".%s.ncz-lock|%s", name, name);
 
-  g_assert_cmpstr (entries, ==, name);
+  g_assert_cmpstr (entries, ==, expected);
 }
 
 /* ---- a small zip writer, for archives libzip would not write ---- */
@@ -889,7 +901,13 @@ test_missing_parents (Fixture       *f,
   ncz_store_discard (store);
   g_object_unref (store);
   g_clear_object (&f->store);
-  assert_only (f->base, "");
+  /* the lock file of a/b/c.zip went with the directories; that of the
+   * fixture's store.zip stays */
+  {
+    g_autofree char *entries = dir_entries (f->base);
+
+    g_assert_cmpstr (entries, ==, ".store.zip.ncz-lock");
+  }
 
   store = open_zip (path, NCZ_STORE_CREATE | NCZ_STORE_WRITE, &error);
   g_assert_no_error (error);
@@ -945,6 +963,101 @@ test_leftovers (Fixture       *f,
   close (live_fd);
   g_assert_true (ncz_store_commit (f->store, NULL, &error));
   g_assert_no_error (error);
+}
+
+/* Another writer of @path cannot open now: the writer lock is held, by
+ * this process. */
+static void
+assert_writer_locked_out (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *pid = g_strdup_printf ("pid %d ", (int) getpid ());
+  NczStore *other = open_zip_with (path, "&lock.timeout=0", NCZ_STORE_WRITE, &error);
+
+  g_assert_null (other);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_LOCKED);
+  g_assert_nonnull (strstr (error->message, "lock.timeout=0"));
+  g_assert_nonnull (strstr (error->message, pid));
+}
+
+static void
+assert_writer_can_open (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  NczStore *other = open_zip_with (path, "&lock.timeout=0", NCZ_STORE_WRITE, &error);
+
+  g_assert_no_error (error);
+  g_object_unref (other);
+}
+
+/* Writers take turns: a writer holds the writer lock from its open to
+ * its commit or discard (or its release); one that writes again after
+ * its commit takes it again and first reads what another writer
+ * committed meanwhile, so that its archive keeps it. Readers never
+ * wait. */
+static void
+test_writers_take_turns (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  NczStore *a, *b, *reader;
+
+  /* the fixture's store (a creation) holds the lock until its commit */
+  store_put (f->store, ".zgroup", "{}");
+  assert_writer_locked_out (f->path);
+  g_assert_true (ncz_store_commit (f->store, NULL, &error));
+  g_assert_no_error (error);
+  assert_writer_can_open (f->path);
+
+  a = open_zip (f->path, NCZ_STORE_WRITE, &error);
+  g_assert_no_error (error);
+  assert_writer_locked_out (f->path);
+  reader = open_zip_with (f->path, "&lock.timeout=0", NCZ_STORE_READ, &error);
+  g_assert_no_error (error);
+  g_object_unref (reader);
+  store_put (a, "v/a", "A");
+  g_assert_true (ncz_store_commit (a, NULL, &error));
+  g_assert_no_error (error);
+
+  /* b adds to what a committed */
+  b = open_zip (f->path, NCZ_STORE_WRITE, &error);
+  g_assert_no_error (error);
+  store_assert_content (b, "v/a", "A");
+  store_put (b, "v/b", "B");
+  g_assert_true (ncz_store_commit (b, NULL, &error));
+  g_assert_no_error (error);
+
+  /* a writes again: it reads b's archive first */
+  store_put (a, "v/a2", "A2");
+  assert_writer_locked_out (f->path);
+  store_assert_list (a, "v", "a", "a2", "b", NULL);
+  g_assert_true (ncz_store_commit (a, NULL, &error));
+  g_assert_no_error (error);
+
+  /* a removal takes the lock too; a discard gives it back */
+  g_assert_true (ncz_store_remove (b, "v/a", NULL, &error));
+  g_assert_no_error (error);
+  assert_writer_locked_out (f->path);
+  store_assert_list (b, "v", "a2", "b", NULL);
+  ncz_store_discard (b);
+  assert_writer_can_open (f->path);
+  store_assert_list (b, "v", "a", "a2", "b", NULL);
+  g_object_unref (b);
+
+  /* a store released with changes commits them, and then unlocks */
+  store_put (a, "v/c", "C");
+  g_object_unref (a);
+  assert_writer_can_open (f->path);
+
+  reader = open_zip (f->path, NCZ_STORE_READ, &error);
+  g_assert_no_error (error);
+  store_assert_list (reader, "v", "a", "a2", "b", "c", NULL);
+  store_assert_content (reader, "v/a", "A");
+  store_assert_content (reader, "v/b", "B");
+  store_assert_content (reader, "v/a2", "A2");
+  store_assert_content (reader, "v/c", "C");
+  g_object_unref (reader);
+  assert_only (f->base, "store.zip");
 }
 
 typedef struct {
@@ -1069,6 +1182,7 @@ main (int argc, char **argv)
   ADD ("missing-parents", test_missing_parents);
   ADD ("leftovers", test_leftovers);
   ADD ("concurrent-archive-reads", test_concurrent_archive_reads);
+  ADD ("writers-take-turns", test_writers_take_turns);
   g_test_add_func ("/zip/plugin-entry", test_plugin_entry);
 
   return g_test_run ();

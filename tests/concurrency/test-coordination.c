@@ -288,6 +288,76 @@ test_replaced_under_writer (Fixture *f, gconstpointer data)
   g_clear_error (&error);
 }
 
+static void
+refreshed (GObject *source, GAsyncResult *result, gpointer data)
+{
+  GError **error = data;
+
+  ncz_dataset_refresh_finish (NCZ_DATASET (source), result, error);
+  *(gboolean *) g_object_get_data (source, "done") = TRUE;
+}
+
+/* A long-lived reader sees what a writer appended, after a refresh. */
+static void
+test_refresh (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) reader = ncz_dataset_open (f->url, NCZ_OPEN_READ, NULL, &error);
+  g_autoptr(NczDataset) w = NULL;
+  g_autoptr(NczAttribute) title = ncz_attribute_new_text ("title", "appended", -1);
+  NczGroup *root = ncz_dataset_get_root_group (reader);
+  NczVariable *rv = ncz_group_get_variable (root, "v");
+  NczDimension *time = ncz_group_get_dimension (root, "time");
+  float row[4];
+  const guint64 start[2] = { 5, 0 }, count[2] = { 1, 4 };
+  gboolean done = FALSE;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (ncz_dimension_get_length (time), ==, 0);
+
+  for (int round = 0; round < 2; round++)
+    {
+      w = ncz_dataset_open (f->url, NCZ_OPEN_WRITE, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (write_row (ncz_group_get_variable (ncz_dataset_get_root_group (w), "v"),
+                                5 + round, 5.5f + round, &error));
+      if (round == 0)
+        g_assert_true (ncz_group_set_attribute (ncz_dataset_get_root_group (w), title, &error));
+      g_assert_true (ncz_dataset_close (w, NULL, &error));
+      g_assert_no_error (error);
+      g_clear_object (&w);
+
+      if (round == 0)
+        {
+          /* before the refresh: the length read at open */
+          g_assert_cmpuint (ncz_dimension_get_length (time), ==, 0);
+          g_assert_true (ncz_dataset_refresh (reader, NULL, &error));
+          g_assert_no_error (error);
+        }
+      else
+        {
+          g_object_set_data (G_OBJECT (reader), "done", &done);
+          ncz_dataset_refresh_async (reader, NULL, refreshed, &error);
+          while (!done)
+            g_main_context_iteration (NULL, TRUE);
+          g_assert_no_error (error);
+        }
+      g_assert_cmpuint (ncz_dimension_get_length (time), ==, 6 + round);
+    }
+  g_assert_true (ncz_variable_read (rv, start, 2, count, 2, NULL, 0, row, sizeof row, NULL,
+                                    &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (row[0], ==, 5.5f);
+  g_assert_nonnull (ncz_group_get_attribute (root, "title"));
+  {
+    g_autofree char *text = ncz_attribute_get_text (ncz_group_get_attribute (root, "title"), NULL);
+    g_assert_cmpstr (text, ==, "appended");
+  }
+  g_assert_true (ncz_dataset_close (reader, NULL, &error));
+  g_assert_false (ncz_dataset_refresh (reader, NULL, &error));
+  g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -298,5 +368,6 @@ main (int argc, char **argv)
               teardown);
   g_test_add ("/coordination/replaced-under-writer", Fixture, NULL, setup,
               test_replaced_under_writer, teardown);
+  g_test_add ("/coordination/refresh", Fixture, NULL, setup, test_refresh, teardown);
   return g_test_run ();
 }

@@ -8,6 +8,8 @@
 
 #include "ncz/ncz-error.h"
 #include "ncz/ncz-store.h"
+#include "ncz/ncz-lock-file.h"
+#include "ncz/ncz-url.h"
 #include "ncz-io-private.h"
 
 /**
@@ -1121,14 +1123,77 @@ ncz_store_is_remote (NczStore *self)
  * @error: return location for a #GError
  *
  * Takes, across threads and processes, the lock that guards @key (see
- * docs/concurrency.md). Stores without locks (ncz_store_has_locks()
- * says %FALSE) succeed at once. Every successful call is paired with
+ * docs/concurrency.md). With the URL fragment key `lock.dir=DIR` the
+ * lock is taken in a lock file in DIR named after the dataset, whatever
+ * the store (the opt-in lock of every process that names the same
+ * directory); otherwise the store's own. Stores without locks
+ * (ncz_store_has_locks() says %FALSE) succeed at once. Every successful call is paired with
  * ncz_store_unlock_key().
  *
  * Returns: %TRUE with the lock held; %FALSE with @error set,
  * %NCZ_STORAGE_ERROR_LOCKED naming the holder when the time ran out
  * Since: 1.0
  */
+/* The opt-in lock (URL key lock.dir=DIR): a lock file in a directory all
+ * the writers share, named after the dataset, which serves as the
+ * store's locks whatever the store is. Opened once per store. */
+static GQuark
+lock_dir_quark (void)
+{
+  return g_quark_from_static_string ("ncz-store-lock-dir");
+}
+
+G_LOCK_DEFINE_STATIC (lock_dir);
+
+static const char *
+lock_dir_of (NczStore *self)
+{
+  NczUrl *url = ncz_store_get_url (self);
+  const char *dir = url != NULL ? ncz_url_get_fragment_value (url, "lock.dir") : NULL;
+
+  return dir != NULL && *dir != '\0' ? dir : NULL;
+}
+
+/* The dataset a URL names, whatever its fragment: scheme, host, port and
+ * path. */
+static char *
+dataset_identity (NczUrl *url)
+{
+  return g_strdup_printf ("%s://%s:%d%s", ncz_url_get_scheme (url) ? ncz_url_get_scheme (url) : "",
+                          ncz_url_get_host (url) ? ncz_url_get_host (url) : "",
+                          ncz_url_get_port (url),
+                          ncz_url_get_path (url) ? ncz_url_get_path (url) : "");
+}
+
+static NczLockFile *
+lock_dir_file (NczStore *self, GError **error)
+{
+  const char *dir = lock_dir_of (self);
+  NczLockFile *lf;
+
+  G_LOCK (lock_dir);
+  lf = g_object_get_qdata (G_OBJECT (self), lock_dir_quark ());
+  if (lf == NULL)
+    {
+      g_autofree char *id = dataset_identity (ncz_store_get_url (self));
+      g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, id, -1);
+      g_autofree char *name = g_strdup_printf ("%.32s.ncz-lock", sum);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr(GError) local = NULL;
+
+      lf = ncz_lock_file_open (path, &local);
+      if (lf == NULL)
+        g_propagate_prefixed_error (error, g_steal_pointer (&local),
+                                    "URL '%s', key lock.dir: ",
+                                    ncz_url_get_original (ncz_store_get_url (self)));
+      else
+        g_object_set_qdata_full (G_OBJECT (self), lock_dir_quark (), lf,
+                                 (GDestroyNotify) ncz_lock_file_close);
+    }
+  G_UNLOCK (lock_dir);
+  return lf;
+}
+
 gboolean
 ncz_store_lock_key (NczStore     *self,
                     const char   *key,
@@ -1143,6 +1208,21 @@ ncz_store_lock_key (NczStore     *self,
 
   if (key != NULL && !ncz_store_key_is_valid (key, FALSE, error))
     return FALSE;
+  if (lock_dir_of (self) != NULL)
+    {
+      NczLockFile *lf = lock_dir_file (self, error);
+      g_autoptr(GError) local = NULL;
+      if (lf == NULL)
+        return FALSE;
+      if (ncz_lock_file_lock (lf, key != NULL ? ncz_lock_file_slot_for_key (key)
+                                              : NCZ_LOCK_SLOT_WRITER,
+                              TRUE, timeout_ms, cancellable, &local))
+        return TRUE;
+      g_propagate_prefixed_error (error, g_steal_pointer (&local), "URL '%s'%s%s: ",
+                                  ncz_url_get_original (ncz_store_get_url (self)),
+                                  key != NULL ? ", object " : "", key != NULL ? key : "");
+      return FALSE;
+    }
   iface = NCZ_STORE_GET_IFACE (self);
   if (iface->lock_key == NULL)
     return TRUE;
@@ -1165,6 +1245,14 @@ ncz_store_unlock_key (NczStore *self, const char *key)
 
   g_return_if_fail (NCZ_IS_STORE (self));
 
+  if (lock_dir_of (self) != NULL)
+    {
+      NczLockFile *lf = g_object_get_qdata (G_OBJECT (self), lock_dir_quark ());
+      if (lf != NULL)
+        ncz_lock_file_unlock (lf, key != NULL ? ncz_lock_file_slot_for_key (key)
+                                              : NCZ_LOCK_SLOT_WRITER);
+      return;
+    }
   iface = NCZ_STORE_GET_IFACE (self);
   if (iface->lock_key != NULL && iface->unlock_key != NULL)
     iface->unlock_key (self, key);
@@ -1175,14 +1263,15 @@ ncz_store_unlock_key (NczStore *self, const char *key)
  * @self: a store
  *
  * Returns: whether ncz_store_lock_key() takes locks shared with other
- * processes
+ * processes: the store's own, or those of the lock directory the URL
+ * names (`lock.dir`)
  * Since: 1.0
  */
 gboolean
 ncz_store_has_locks (NczStore *self)
 {
   g_return_val_if_fail (NCZ_IS_STORE (self), FALSE);
-  return NCZ_STORE_GET_IFACE (self)->lock_key != NULL;
+  return lock_dir_of (self) != NULL || NCZ_STORE_GET_IFACE (self)->lock_key != NULL;
 }
 
 /**

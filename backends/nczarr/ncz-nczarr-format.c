@@ -588,10 +588,11 @@ merged_object (NczNczarrFormat *self, const char *key, const char *before, const
   return g_bytes_new_take (text, strlen (text));
 }
 
-/* The objects of one level: merged with what is stored when @merge. With
- * conditional writes each object is read with its version and written if
- * still that version, again until it is; otherwise the caller holds the
- * store's metadata lock, and the level is read and written in batches. */
+/* The objects of one level: merged with what is stored when @merge. Where
+ * the store has locks the caller holds its metadata lock, and the level
+ * is read and written in batches; otherwise, with conditional writes,
+ * each object is read with its version and written if still that
+ * version, again until it is. */
 static gboolean
 write_level (NczNczarrFormat *self, GPtrArray *lkeys, GPtrArray *ltexts, gboolean merge,
              GCancellable *cancellable, GError **error)
@@ -616,7 +617,7 @@ write_level (NczNczarrFormat *self, GPtrArray *lkeys, GPtrArray *ltexts, gboolea
                                                              g_ptr_array_index (lkeys, i))));
   g_mutex_unlock (&self->lock);
 
-  if (ncz_store_has_conditional_writes (self->store))
+  if (!ncz_store_has_locks (self->store) && ncz_store_has_conditional_writes (self->store))
     {
       for (guint i = 0; i < lkeys->len; i++)
         {

@@ -678,9 +678,10 @@ nczarr_chunk_write (NczNczarrFormat *self, NczVariable *variable,
 }
 
 /* The read-modify-write of one chunk. A writer of a dataset others may
- * write too (@shared) guards it: with conditional writes, the chunk is
- * read with its version and written only if still that version, again
- * until it is; otherwise under the store's lock of the chunk's key. */
+ * write too (@shared) guards it: under the store's lock of the chunk's
+ * key where it has locks; otherwise, with conditional writes, the chunk
+ * is read with its version and written only if still that version, again
+ * until it is. */
 gboolean
 nczarr_chunk_update (NczNczarrFormat *self, NczVariable *variable, const guint64 *chunk_index,
                      NczChunkUpdateFunc func, gpointer user_data, gboolean shared,
@@ -688,8 +689,10 @@ nczarr_chunk_update (NczNczarrFormat *self, NczVariable *variable, const guint64
 {
   NczStore *store = nczarr_format_peek_store (self);
   g_autofree char *key = nczarr_chunk_key (variable, chunk_index);
-  gboolean conditional = shared && ncz_store_has_conditional_writes (store);
-  gboolean locked = shared && !conditional && ncz_store_has_locks (store);
+  /* a lock where there is one (the store's, or the opt-in lock.dir),
+   * else a conditional write */
+  gboolean locked = shared && ncz_store_has_locks (store);
+  gboolean conditional = shared && !locked && ncz_store_has_conditional_writes (store);
   g_autoptr(GError) local = NULL;
   gboolean ok = FALSE;
   gboolean held = FALSE;

@@ -27,6 +27,8 @@ CASES = [
     ("file", "slices"), ("file", "bands"), ("file", "append"), ("file", "attr"),
     ("file", "region"),
     ("zip", "slices"), ("zip", "bands"), ("zip", "append"), ("zip", "attr"), ("zip", "region"),
+    # the opt-in lock: a lock directory the writers share (lock.dir)
+    ("lockdir", "bands"), ("lockdir", "append"), ("lockdir", "attr"),
 ]
 
 
@@ -54,7 +56,11 @@ class Tap:
 def url_for(tmp, store, mode, r):
     if store == "zip":
         return f"file://{tmp}/{mode}-{r}.zip#mode=nczarr,zip"
-    return f"file://{tmp}/{mode}-{r}.ncz#mode=nczarr,file"
+    if store == "lockdir":
+        locks = os.path.join(tmp, "locks")
+        os.makedirs(locks, exist_ok=True)
+        return f"file://{tmp}/{store}-{mode}-{r}.ncz#mode=nczarr,file&lock.dir={locks}"
+    return f"file://{tmp}/{store}-{mode}-{r}.ncz#mode=nczarr,file"
 
 
 def run_writers(worker, mode, url, barrier):
@@ -71,8 +77,8 @@ def run_writers(worker, mode, url, barrier):
     return results
 
 
-def zarray_shape(tmp, mode, r, var):
-    path = os.path.join(tmp, f"{mode}-{r}.ncz", var, ".zarray")
+def zarray_shape(tmp, store, mode, r, var):
+    path = os.path.join(tmp, f"{store}-{mode}-{r}.ncz", var, ".zarray")
     with open(path) as f:
         return json.load(f)["shape"]
 
@@ -111,12 +117,19 @@ def main():
                 tap.check(chk.returncode == 0 and not silent,
                           f"{store} {mode} round {r}: {len(ok)} of {N_WRITERS} writers "
                           f"succeeded, each success stored whole", detail)
-                if mode in ("slices", "bands", "region") and store == "file":
+                if mode in ("slices", "bands", "region") and store in ("file", "lockdir"):
                     # disjoint regions need no coordination: all succeed
                     tap.check(len(ok) == N_WRITERS,
                               f"{store} {mode} round {r}: every writer succeeded", detail)
-                if mode in ("append", "region") and store == "file" and len(ok) == N_WRITERS:
-                    shape = zarray_shape(tmp, mode, r, "u")
+                if store == "lockdir":
+                    beside = os.path.join(tmp, f".{store}-{mode}-{r}.ncz.ncz-lock")
+                    tap.check(not os.path.exists(beside) and
+                              any(n.endswith(".ncz-lock")
+                                  for n in os.listdir(os.path.join(tmp, "locks"))),
+                              f"lockdir {mode} round {r}: the locks are in the lock directory")
+                if (mode in ("append", "region") and store in ("file", "lockdir") and
+                        len(ok) == N_WRITERS):
+                    shape = zarray_shape(tmp, store, mode, r, "u")
                     tap.check(shape[0] == N_WRITERS * 8,
                               f"{store} {mode} round {r}: u/.zarray shape {shape[0]} is the "
                               f"longest any writer wrote ({N_WRITERS * 8})")

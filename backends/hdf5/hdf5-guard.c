@@ -802,6 +802,18 @@ posix_truncate (H5FD_t *_file, hid_t dxpl, hbool_t closing)
   return 0;
 }
 
+/* Set when an open failed because another process holds the file's lock
+ * (under the HDF5 lock, as every use of this driver). */
+static gboolean lock_busy;
+
+gboolean
+ncz_h5_take_lock_busy (void)
+{
+  gboolean busy = lock_busy;
+  lock_busy = FALSE;
+  return busy;
+}
+
 static herr_t
 posix_lock (H5FD_t *_file, hbool_t rw)
 {
@@ -809,6 +821,8 @@ posix_lock (H5FD_t *_file, hbool_t rw)
 
   if (flock (file->fd, (rw ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 || errno == ENOSYS)
     return 0;
+  if (errno == EWOULDBLOCK)
+    lock_busy = TRUE;
   posix_fail (G_STRFUNC, H5E_CANTLOCKFILE, "%s: cannot lock it (%s): %s", file->name,
               rw ? "for writing" : "for reading", g_strerror (errno));
   return -1;

@@ -173,6 +173,9 @@ void ncz_h5_install_vlen_check (void);
 /* Sets @fapl's driver to the checking POSIX driver (existing local
  * files). Lock held. */
 gboolean ncz_h5_set_posix_driver (hid_t fapl);
+/* Whether the last open failed because another process holds the file's
+ * lock; clears it. */
+gboolean ncz_h5_take_lock_busy (void);
 
 /* After a read-only open (lock held): makes raw chunk bytes and
  * contiguous datasets readable without libhdf5 (hdf5-direct.c,

@@ -83,14 +83,48 @@ hdf5_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, GE
   else
     {
       hid_t fapl = ncz_h5_new_fapl ();
+      gint64 wait_ms = 0, deadline = 0;
+      gulong delay_ms = 1;
+      gboolean busy = FALSE;
 
       self->path = g_strdup (ncz_url_get_local_path (self->url));
-      if (fapl >= 0 && ncz_h5_set_posix_driver (fapl))
-        self->file = H5Fopen (self->path, self->writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY,
-                              fapl);
+      /* a writer waits for another process's lock on the file (libhdf5's
+       * flock, which the driver takes without waiting) up to lock.timeout */
+      if (self->writable && !ncz_lock_timeout_for_url (self->url, &wait_ms, error))
+        {
+          H5Pclose (fapl);
+          ncz_h5_unlock ();
+          if (cancellable != NULL)
+            g_cancellable_pop_current (cancellable);
+          return FALSE;
+        }
+      deadline = wait_ms < 0 ? G_MAXINT64
+                             : g_get_monotonic_time () + wait_ms * G_TIME_SPAN_MILLISECOND;
+      for (;;)
+        {
+          ncz_h5_take_lock_busy ();
+          if (fapl >= 0 && ncz_h5_set_posix_driver (fapl))
+            self->file = H5Fopen (self->path,
+                                  self->writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl);
+          busy = self->file < 0 && ncz_h5_take_lock_busy ();
+          if (self->file >= 0 || !self->writable || !busy ||
+              g_get_monotonic_time () >= deadline ||
+              g_cancellable_is_cancelled (cancellable))
+            break;
+          /* let the process's other HDF5 calls run meanwhile */
+          ncz_h5_unlock ();
+          g_usleep (delay_ms * 1000);
+          delay_ms = MIN (delay_ms * 2, 50);
+          ncz_h5_lock ();
+        }
       ok = self->file >= 0;
       /* before any other HDF5 call, which would clear the error stack */
-      if (!ok)
+      if (!ok && busy)
+        ncz_h5_set_error (error, NCZ_BACKEND_ERROR_BAD_METADATA,
+                          "%s: another process has the file open for writing (waited %.3g s, "
+                          "lock.timeout); cannot open the netCDF-4/HDF5 file", self->path,
+                          wait_ms < 0 ? 0.0 : wait_ms / 1000.0);
+      else if (!ok)
         ncz_h5_set_error (error, NCZ_BACKEND_ERROR_BAD_METADATA,
                           "%s: cannot open the netCDF-4/HDF5 file", self->path);
       H5Pclose (fapl);

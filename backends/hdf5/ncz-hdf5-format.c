@@ -119,7 +119,12 @@ hdf5_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, GE
         }
       ok = self->file >= 0;
       /* before any other HDF5 call, which would clear the error stack */
-      if (!ok && busy)
+      if (!ok && busy && !self->writable)
+        ncz_h5_set_error (error, NCZ_BACKEND_ERROR_BAD_METADATA,
+                          "%s: another process has the file open for writing, and libhdf5 "
+                          "does not let it be read meanwhile; cannot open the netCDF-4/HDF5 "
+                          "file", self->path);
+      else if (!ok && busy)
         ncz_h5_set_error (error, NCZ_BACKEND_ERROR_BAD_METADATA,
                           "%s: another process has the file open for writing (waited %.3g s, "
                           "lock.timeout); cannot open the netCDF-4/HDF5 file", self->path,

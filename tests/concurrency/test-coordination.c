@@ -12,6 +12,7 @@
  */
 #include <ncz/ncz.h>
 #include <glib/gstdio.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef struct {
@@ -358,9 +359,85 @@ test_refresh (Fixture *f, gconstpointer data)
   g_assert_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED);
 }
 
+/* netCDF-4/HDF5: libhdf5 locks a file open for writing. A second writer
+ * waits up to lock.timeout, then fails saying why; a reader fails at once.
+ * The holder is another process (this program run with --hold): in one
+ * process libhdf5 shares the file between opens. */
+static char *self_exe;
+
+static int
+hold (const char *path, const char *ms)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) w = ncz_dataset_open (path, NCZ_OPEN_WRITE, NULL, &error);
+
+  if (w == NULL)
+    {
+      printf ("failed: %s\n", error->message);
+      return 1;
+    }
+  printf ("opened\n");
+  fflush (stdout);
+  g_usleep (g_ascii_strtoull (ms, NULL, 10) * 1000);
+  return ncz_dataset_close (w, NULL, NULL) ? 0 : 1;
+}
+
+static void
+test_hdf5_lock (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ncz-coord-h5-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "d.nc", NULL);
+  g_autoptr(NczDataset) w = ncz_dataset_create (path, NCZ_CREATE_DEFAULT, NULL, &error);
+  g_autoptr(NczDataset) other = NULL;
+  g_autoptr(GSubprocess) holder = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autofree char *line = NULL;
+  gint64 t0;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (ncz_group_add_dimension (ncz_dataset_get_root_group (w), "x", 2, FALSE,
+                                             &error));
+  g_assert_true (ncz_dataset_close (w, NULL, &error));
+  holder = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, self_exe, "--hold", path,
+                             "1500", NULL);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (holder));
+  line = g_data_input_stream_read_line (out, NULL, NULL, &error);
+  g_assert_cmpstr (line, ==, "opened");
+
+  g_setenv ("NCZ_LOCK_TIMEOUT", "0.3", TRUE);
+  t0 = g_get_monotonic_time ();
+  other = ncz_dataset_open (path, NCZ_OPEN_WRITE, NULL, &error);
+  g_assert_null (other);
+  g_assert_cmpint (g_get_monotonic_time () - t0, >=, 300 * 1000);
+  g_assert_nonnull (strstr (error->message, "another process has the file open for writing"));
+  g_assert_nonnull (strstr (error->message, "waited 0.3 s"));
+  g_clear_error (&error);
+
+  other = ncz_dataset_open (path, NCZ_OPEN_READ, NULL, &error);
+  g_assert_null (other);
+  g_assert_nonnull (strstr (error->message, "does not let it be read meanwhile"));
+  g_clear_error (&error);
+
+  /* a writer that waits long enough gets the file when the holder closes */
+  g_setenv ("NCZ_LOCK_TIMEOUT", "30", TRUE);
+  other = ncz_dataset_open (path, NCZ_OPEN_WRITE, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (ncz_dataset_close (other, NULL, &error));
+  g_unsetenv ("NCZ_LOCK_TIMEOUT");
+  g_assert_true (g_subprocess_wait_check (holder, NULL, &error));
+  g_assert_no_error (error);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
+  if (argc == 4 && strcmp (argv[1], "--hold") == 0)
+    return hold (argv[2], argv[3]);
+  self_exe = g_file_read_link ("/proc/self/exe", NULL);
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/coordination/set-length", Fixture, NULL, setup, test_set_length, teardown);
   g_test_add ("/coordination/write-data", Fixture, NULL, setup, test_write_data, teardown);
@@ -368,6 +445,7 @@ main (int argc, char **argv)
               teardown);
   g_test_add ("/coordination/replaced-under-writer", Fixture, NULL, setup,
               test_replaced_under_writer, teardown);
+  g_test_add_func ("/coordination/hdf5-lock", test_hdf5_lock);
   g_test_add ("/coordination/refresh", Fixture, NULL, setup, test_refresh, teardown);
   return g_test_run ();
 }

@@ -575,8 +575,17 @@ merged_object (NczNczarrFormat *self, const char *key, const char *before, const
     {
       gsize len;
       const char *data = g_bytes_get_data (stored, &len);
-      /* an object that does not parse is replaced, as before */
-      js = ncz_json_parse (data != NULL ? data : "", (gssize) len, NULL);
+      g_autoptr(GError) local = NULL;
+      /* what others stored cannot be kept if it cannot be read: say so
+       * rather than write over it */
+      js = ncz_json_parse (data != NULL ? data : "", (gssize) len, &local);
+      if (js == NULL)
+        {
+          g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_BAD_METADATA,
+                       "%s as stored now cannot be merged with this writer's changes: %s",
+                       key, local->message);
+          return NULL;
+        }
     }
   if (ja == NULL || js == NULL)
     return g_bytes_new (after, strlen (after));

@@ -24,6 +24,12 @@
  * removes the old objects that were not rewritten, then writes the
  * metadata, the root's last. Until then the prefix holds chunks only,
  * which open as nothing. See docs/s3.md.
+ *
+ * Many writers of one dataset: read_tagged is a GET giving the ETag,
+ * write_if one PUT with If-Match (or If-None-Match: *), a 412 a CONFLICT
+ * unless a HEAD shows the server only mismatched the ETag's quotes
+ * (radosgw): then the other form, remembered. While replacing, write_if
+ * is write. Servers that ignore the headers protect nobody.
  */
 #include "ncz-s3-store.h"
 #include "ncz-s3-config.h"
@@ -73,6 +79,10 @@ struct _NczS3Store
   GHashTable *written;  /* relative keys written since */
   GHashTable *held;     /* root metadata held back until commit: key → GBytes */
   gboolean initialized;
+
+  /* conditional writes: the server compares If-Match with the ETag
+   * without its quotes (radosgw), learnt from a 412 on the current tag */
+  gboolean etag_unquoted;
 };
 
 enum {
@@ -168,6 +178,8 @@ struct _Call
   char *content_md5;
   char *content_type;
   char *range;
+  char *if_match;       /* conditional PUT: If-Match, or … */
+  char *if_none_match;  /* … If-None-Match */
   GCancellable *cancellable; /* the caller's */
   gulong cancel_id;
   GCancellable *attempt;     /* this attempt's */
@@ -238,6 +250,8 @@ call_free (Call *call)
   g_free (call->content_md5);
   g_free (call->content_type);
   g_free (call->range);
+  g_free (call->if_match);
+  g_free (call->if_none_match);
   g_clear_object (&call->cancellable);
   g_clear_object (&call->attempt);
   g_clear_object (&call->msg);
@@ -591,6 +605,10 @@ call_attempt (Call *call)
     soup_message_headers_replace (headers, "Range", call->range);
   if (call->content_md5 != NULL)
     soup_message_headers_replace (headers, "Content-MD5", call->content_md5);
+  if (call->if_match != NULL)
+    soup_message_headers_replace (headers, "If-Match", call->if_match);
+  if (call->if_none_match != NULL)
+    soup_message_headers_replace (headers, "If-None-Match", call->if_none_match);
 
   if (config->access_key != NULL)
     {
@@ -1542,6 +1560,249 @@ ncz_s3_store_get_length (NczStore     *store,
   if (!check_key_length (self, key, error))
     return FALSE;
   return get_length_sync (self, key, length, cancellable, error);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Versions and conditional writes */
+
+/* An ETag without its quotes and weak marker. */
+static char *
+etag_bare (const char *etag)
+{
+  gsize len;
+
+  if (g_str_has_prefix (etag, "W/"))
+    etag += 2;
+  len = strlen (etag);
+  if (len >= 2 && etag[0] == '"' && etag[len - 1] == '"')
+    return g_strndup (etag + 1, len - 2);
+  return g_strdup (etag);
+}
+
+static gboolean
+etag_equal (const char *a,
+            const char *b)
+{
+  g_autofree char *bare_a = etag_bare (a);
+  g_autofree char *bare_b = etag_bare (b);
+
+  return strcmp (bare_a, bare_b) == 0;
+}
+
+/* The If-Match value for @tag: as the server gave it (quoted, as RFC 7232
+ * and AWS have it) or bare, for a server that compares it so. */
+static char *
+if_match_value (const char *tag,
+                gboolean    bare)
+{
+  return bare ? etag_bare (tag) : g_strdup (tag);
+}
+
+static GBytes *
+ncz_s3_store_read_tagged (NczStore     *store,
+                          const char   *key,
+                          char        **tag,
+                          GCancellable *cancellable,
+                          GError      **error)
+{
+  NczS3Store *self = NCZ_S3_STORE (store);
+  GBytes *held = held_lookup (self, key);
+  GBytes *result = NULL;
+  Call *call;
+
+  *tag = NULL;
+  /* held back while replacing: no version; write_if writes plainly then */
+  if (held != NULL)
+    return held;
+  if (!check_key_length (self, key, error))
+    return NULL;
+  call = call_new (self, "GET", key, TRUE, cancellable);
+  call_run (call);
+  if (call_ok (call))
+    {
+      const char *etag = soup_message_headers_get_one (call->headers, "ETag");
+
+      if (etag != NULL && *etag != '\0')
+        {
+          *tag = g_strdup (etag);
+          result = g_bytes_ref (call->response);
+        }
+      else
+        g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
+                     "S3 GET %s (key '%s'): the reply has no ETag, which conditional "
+                     "writes need", call->url, key);
+    }
+  else
+    call_set_error (call, error, "reading");
+  call_free (call);
+  return result;
+}
+
+/* The ETag of the object at @key now, %NULL in @etag when there is none. */
+static gboolean
+current_etag (NczS3Store   *self,
+              const char   *key,
+              char        **etag,
+              GCancellable *cancellable,
+              GError      **error)
+{
+  Call *call = call_new (self, "HEAD", key, TRUE, cancellable);
+  gboolean ok = TRUE;
+
+  *etag = NULL;
+  call_run (call);
+  if (call_ok (call))
+    *etag = g_strdup (soup_message_headers_get_one (call->headers, "ETag"));
+  else if (!call_missing (call))
+    {
+      call_set_error (call, error, "reading the version after a failed conditional write");
+      ok = FALSE;
+    }
+  call_free (call);
+  return ok;
+}
+
+/* A PUT with If-Match (@tag) or If-None-Match: * (@tag NULL): one
+ * request, never a multipart upload. Its HTTP status in @status, 0
+ * after a transport failure (with @error set); FALSE with @error set on
+ * any failure but 412 and 409, which leave @error alone. */
+static gboolean
+put_conditional (NczS3Store   *self,
+                 const char   *key,
+                 GBytes       *data,
+                 const char   *tag,
+                 gboolean      bare,
+                 guint        *status,
+                 char        **url,
+                 GCancellable *cancellable,
+                 GError      **error)
+{
+  Call *call = call_new (self, "PUT", key, TRUE, cancellable);
+  gboolean ok;
+
+  call->body = g_bytes_ref (data);
+  if (tag != NULL)
+    call->if_match = if_match_value (tag, bare);
+  else
+    call->if_none_match = g_strdup ("*");
+  call_run (call);
+  ok = call_ok (call);
+  *status = call->error == NULL ? call->status : 0;
+  *url = g_strdup (call->url);
+  if (!ok && *status != 412 && *status != 409)
+    call_set_error (call, error, "writing");
+  call_free (call);
+  return ok;
+}
+
+/* Writes @data at @key if the object is still the version @tag (the ETag
+ * read_tagged gave), or with @tag NULL if there is none.
+ *
+ * A 412 to If-Match is checked with a HEAD: when the object is still the
+ * version @tag, the server did not match the tag as it was sent (radosgw
+ * compares If-Match with the ETag without its quotes): the other form is
+ * tried once and, if it succeeds, used from then on. Otherwise another
+ * writer changed the object: NCZ_STORAGE_ERROR_CONFLICT, as for a 409
+ * (AWS: a conditional write of the same key in progress).
+ *
+ * Identical bytes are not taken as success: the object holding what this
+ * write carries may come from another writer whose change looks the same
+ * (two increments of one counter). A PUT retried after a lost answer may
+ * thus see its own first attempt and say CONFLICT: the caller reads
+ * again and redoes its change, which Ncz's updates (metadata merges,
+ * regions of a chunk) survive. */
+static gboolean
+write_conditional (NczS3Store   *self,
+                   const char   *key,
+                   GBytes       *data,
+                   const char   *tag,
+                   GCancellable *cancellable,
+                   GError      **error)
+{
+  gboolean bare;
+  gboolean switched = FALSE;
+
+  g_mutex_lock (&self->lock);
+  bare = self->etag_unquoted;
+  g_mutex_unlock (&self->lock);
+
+  for (;;)
+    {
+      g_autofree char *url = NULL;
+      g_autofree char *now = NULL;
+      guint status = 0;
+
+      if (put_conditional (self, key, data, tag, bare, &status, &url, cancellable, error))
+        {
+          if (switched)
+            {
+              g_mutex_lock (&self->lock);
+              self->etag_unquoted = bare;
+              g_mutex_unlock (&self->lock);
+              g_debug ("S3 store %s/%s: the server matches If-Match against the ETag %s quotes",
+                       self->endpoint, self->config->bucket, bare ? "without" : "with");
+            }
+          return TRUE;
+        }
+      if (status != 412 && status != 409)
+        return FALSE;
+      if (status == 409)
+        {
+          g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT,
+                       "S3 PUT %s (key '%s'): another writer was writing the object at the "
+                       "same time (HTTP 409)", url, key);
+          return FALSE;
+        }
+      if (!current_etag (self, key, &now, cancellable, error))
+        return FALSE;
+      if (now != NULL && tag != NULL && etag_equal (now, tag))
+        {
+          if (!switched)
+            {
+              switched = TRUE;
+              bare = !bare;
+              continue;
+            }
+          g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
+                       "S3 PUT %s (key '%s'): the server refuses If-Match with the "
+                       "object's current ETag %s, quoted or not (HTTP 412): it cannot "
+                       "take conditional writes", url, key, now);
+          return FALSE;
+        }
+      if (tag != NULL)
+        g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT,
+                     "S3 PUT %s (key '%s'): the object was changed by another writer since "
+                     "it was read (HTTP 412, If-Match %s, now %s)", url, key, tag,
+                     now != NULL ? now : "removed");
+      else
+        g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT,
+                     "S3 PUT %s (key '%s'): the object was created by another writer since "
+                     "it was found missing (HTTP 412, If-None-Match *)", url, key);
+      return FALSE;
+    }
+}
+
+static gboolean
+ncz_s3_store_write_if (NczStore     *store,
+                       const char   *key,
+                       GBytes       *data,
+                       const char   *tag,
+                       GCancellable *cancellable,
+                       GError      **error)
+{
+  NczS3Store *self = NCZ_S3_STORE (store);
+  gboolean replacing;
+
+  if (!check_key_length (self, key, error))
+    return FALSE;
+  g_mutex_lock (&self->lock);
+  replacing = self->replacing;
+  g_mutex_unlock (&self->lock);
+  /* a dataset being replaced is this store's alone until its commit:
+   * plain writes, metadata held back as by write */
+  if (replacing)
+    return write_object (self, key, data, cancellable, error);
+  return write_conditional (self, key, data, tag, cancellable, error);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -2559,6 +2820,8 @@ ncz_s3_store_store_init (NczStoreInterface *iface)
   iface->get_length_finish = ncz_s3_store_get_length_finish;
   iface->list_page_async = ncz_s3_store_list_page_async;
   iface->list_page_finish = ncz_s3_store_list_page_finish;
+  iface->read_tagged = ncz_s3_store_read_tagged;
+  iface->write_if = ncz_s3_store_write_if;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -1,4 +1,5 @@
-/* conc-worker.c: one party of the many-writers tests (test-concurrency.py)
+/* conc-worker.c: one party of the many-writers tests (test-concurrency.py;
+ * tests/s3/test-s3-concurrency.py on S3)
  *
  *   conc-worker init URL                  creates the dataset below
  *   conc-worker MODE URL INDEX [BARRIER]   one writer: waits until the file

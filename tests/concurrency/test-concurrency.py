@@ -8,7 +8,8 @@
 # writes its own part and closes. The contract's rule is checked per
 # writer: a writer that exited 0 has its whole part stored; one that did
 # not printed an error. Each case runs ROUNDS times to meet the races.
-# TAP output.
+# TAP output. tests/s3/test-s3-concurrency.py runs the same cases on S3
+# (with this file's run_writers, N_WRITERS and ROUNDS).
 #
 # SPDX-License-Identifier: BSD-3-Clause
 

@@ -3,7 +3,8 @@
 # started, prints each one's output and result, and fails if any fails.
 #
 #   radosgw-run /usr/bin/python3 run-s3-tests.py --store-test=PATH \
-#       --write-all=PATH --ncz-dump=PATH --ncz-copy=PATH --ncz-gen=PATH
+#       --write-all=PATH --ncz-dump=PATH --ncz-copy=PATH --ncz-gen=PATH \
+#       --conc-worker=PATH
 #
 # Every bucket of the run starts with one random prefix
 # (NCZ_TEST_S3_BUCKET_PREFIX); all of them are removed at the end, also
@@ -31,7 +32,7 @@ import s3common  # noqa: E402
 
 def main():
     ap = argparse.ArgumentParser()
-    for opt in ("store-test", "write-all", "ncz-dump", "ncz-copy", "ncz-gen"):
+    for opt in ("store-test", "write-all", "ncz-dump", "ncz-copy", "ncz-gen", "conc-worker"):
         ap.add_argument("--" + opt, required=True)
     ap.add_argument("--only", action="append", default=[],
                     help="run only the named tests (repeatable)")
@@ -68,6 +69,7 @@ def main():
         ("peers", [py, os.path.join(HERE, "test-s3-peers.py")] + tools, {}),
         ("faults", [py, os.path.join(HERE, "test-s3-faults.py")] + tools, {}),
         ("vfd", [py, os.path.join(HERE, "test-s3-vfd.py")] + tools, {}),
+        ("concurrency", [py, os.path.join(HERE, "test-s3-concurrency.py"), args.conc_worker], {}),
     ]
     results = []
     try:

@@ -13,8 +13,11 @@
 #
 # A rule is called for each request with its method, its target (path and
 # query) and how many requests have matched a rule's fault so far; it
-# returns "pass", "drop", "hang", "delay:SECONDS", "503", "500" or
-# "truncate".
+# returns "pass", "drop", "hang", "delay:SECONDS", "503", "500",
+# "truncate" or "lose-success" (the request reaches the server; a 2xx
+# reply is then withheld and the connection reset, as when an answer is
+# lost after the server acted; other replies pass, logged with their
+# status).
 #
 # The proxy also counts rounds of requests: a round starts when a request
 # arrives while no other is in flight (proxy.rounds(), with the most in
@@ -287,6 +290,12 @@ class FaultProxy:
         status = int(status_line.split(" ")[1])
         no_body = method == "HEAD" or status in (204, 304) or 100 <= status < 200
         rbody = _body(state["reader"], rh, no_body)
+        if action == "lose-success":
+            if 200 <= status < 300:
+                self._record(method, target, "lose-success")
+                _reset(client)
+                return False
+            action = "pass"
         self._record(method, target, status if action == "pass" or action.startswith("delay")
                      else action)
         if action == "truncate" and len(rbody) > 1:

@@ -17,6 +17,7 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../storage/store-checks.h"
@@ -609,6 +610,253 @@ test_consolidated_open (void)
   g_assert_no_error (error);
 }
 
+/* -- conditional writes (many writers, one dataset) -------------------- */
+
+/* A store on PREFIX that is not replacing anything: the bucket is made
+ * by a store opened with CREATE and committed at once. */
+static NczStore *
+open_shared_store (const char *prefix)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczStore) creator = open_store (prefix, NCZ_STORE_CREATE | NCZ_STORE_WRITE);
+
+  g_assert_true (ncz_store_commit (creator, NULL, &error));
+  g_assert_no_error (error);
+  return open_store (prefix, NCZ_STORE_WRITE);
+}
+
+static char *
+md5_hex (const char *text)
+{
+  return g_compute_checksum_for_string (G_CHECKSUM_MD5, text, -1);
+}
+
+static void
+assert_tag_is (const char *tag, const char *text)
+{
+  g_autofree char *md5 = md5_hex (text);
+  g_autofree char *quoted = g_strdup_printf ("\"%s\"", md5);
+
+  /* the ETag of a single PUT, quoted as the server gives it */
+  g_assert_cmpstr (tag, ==, quoted);
+}
+
+/* read_tagged gives the ETag; write_if with it succeeds, with a stale
+ * one or NULL over an existing object fails with CONFLICT and changes
+ * nothing; NULL over a missing object creates it. */
+static void
+test_conditional (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczStore) store = open_shared_store ("cond");
+  g_autoptr(GBytes) got = NULL;
+  g_autoptr(GBytes) two = store_bytes ("two");
+  g_autoptr(GBytes) three = store_bytes ("three");
+  g_autoptr(GBytes) four = store_bytes ("four");
+  g_autoptr(GBytes) created = store_bytes ("created");
+  g_autoptr(GBytes) five = store_bytes ("five");
+  g_autofree char *tag1 = NULL;
+  g_autofree char *tag2 = NULL;
+  g_autofree char *tag3 = NULL;
+  char *missing_tag = (char *) "untouched";
+  guint64 before;
+
+  g_assert_true (ncz_store_has_conditional_writes (store));
+  store_put (store, "obj", "one");
+
+  got = ncz_store_read_tagged (store, "obj", &tag1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (g_bytes_get_data (got, NULL), g_bytes_get_size (got), "one", 3);
+  assert_tag_is (tag1, "one");
+
+  /* the current tag: written (radosgw needs it unquoted: learnt here) */
+  g_assert_true (ncz_store_write_if (store, "obj", two, tag1, NULL, &error));
+  g_assert_no_error (error);
+  store_assert_content (store, "obj", "two");
+  g_clear_pointer (&got, g_bytes_unref);
+  got = ncz_store_read_tagged (store, "obj", &tag2, NULL, &error);
+  g_assert_no_error (error);
+  assert_tag_is (tag2, "two");
+
+  /* a stale tag: CONFLICT naming the URL and the key, nothing changed */
+  g_assert_false (ncz_store_write_if (store, "obj", three, tag1, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT);
+  g_assert_nonnull (strstr (error->message, "changed by another writer"));
+  g_assert_nonnull (strstr (error->message, "'obj'"));
+  g_assert_nonnull (strstr (error->message, bucket));
+  assert_clean_message (error);
+  g_clear_error (&error);
+  store_assert_content (store, "obj", "two");
+
+  /* only if missing, over an existing object: CONFLICT, nothing changed */
+  g_assert_false (ncz_store_write_if (store, "obj", four, NULL, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT);
+  g_assert_nonnull (strstr (error->message, "'obj'"));
+  g_clear_error (&error);
+  store_assert_content (store, "obj", "two");
+
+  /* only if missing, over nothing: created; a second time: CONFLICT */
+  g_assert_true (ncz_store_write_if (store, "new/obj", created, NULL, NULL, &error));
+  g_assert_no_error (error);
+  store_assert_content (store, "new/obj", "created");
+  g_assert_false (ncz_store_write_if (store, "new/obj", four, NULL, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT);
+  g_clear_error (&error);
+  store_assert_content (store, "new/obj", "created");
+
+  /* the form of If-Match the server takes is remembered: one request */
+  before = n_requests (store);
+  g_assert_true (ncz_store_write_if (store, "obj", five, tag2, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_requests (store) - before, ==, 1);
+  g_clear_pointer (&got, g_bytes_unref);
+  got = ncz_store_read_tagged (store, "obj", &tag3, NULL, &error);
+  g_assert_no_error (error);
+  assert_tag_is (tag3, "five");
+
+  /* a missing object: NOT_FOUND, no tag */
+  g_clear_pointer (&got, g_bytes_unref);
+  got = ncz_store_read_tagged (store, "no/such", &missing_tag, NULL, &error);
+  g_assert_null (got);
+  g_assert_null (missing_tag);
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  g_assert_true (ncz_store_remove (store, "", NULL, &error));
+  g_assert_no_error (error);
+}
+
+/* Two stores (two writers) read one version: one write lands, the other
+ * gets CONFLICT, and the object is the one that landed. */
+static void
+test_conditional_two_writers (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczStore) a = open_shared_store ("cond2");
+  g_autoptr(NczStore) b = open_store ("cond2", NCZ_STORE_WRITE);
+  g_autoptr(GBytes) ga = NULL;
+  g_autoptr(GBytes) gb = NULL;
+  g_autoptr(GBytes) from_a = store_bytes ("from a");
+  g_autoptr(GBytes) from_b = store_bytes ("from b");
+  g_autofree char *ta = NULL;
+  g_autofree char *tb = NULL;
+
+  store_put (a, "x", "base");
+  ga = ncz_store_read_tagged (a, "x", &ta, NULL, &error);
+  g_assert_no_error (error);
+  gb = ncz_store_read_tagged (b, "x", &tb, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (ta, ==, tb);
+  g_assert_true (ncz_store_write_if (b, "x", from_b, tb, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_false (ncz_store_write_if (a, "x", from_a, ta, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT);
+  g_clear_error (&error);
+  store_assert_content (a, "x", "from b");
+  g_assert_true (ncz_store_remove (a, "", NULL, &error));
+  g_assert_no_error (error);
+}
+
+/* Read-modify-write with write_if from threads with a store each: every
+ * increment of a counter lands exactly once. */
+#define N_COUNTERS 6
+#define N_INCREMENTS 5
+
+static gpointer
+increment_thread (gpointer data)
+{
+  NczStore *store = data;
+
+  for (guint i = 0; i < N_INCREMENTS; i++)
+    for (guint attempt = 0;; attempt++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autofree char *tag = NULL;
+        g_autoptr(GBytes) now = ncz_store_read_tagged (store, "counter", &tag, NULL, &error);
+        g_autofree char *text = NULL;
+        g_autofree char *incremented = NULL;
+        g_autoptr(GBytes) next = NULL;
+
+        g_assert_no_error (error);
+        text = g_strndup (g_bytes_get_data (now, NULL), g_bytes_get_size (now));
+        incremented = g_strdup_printf ("%d", atoi (text) + 1);
+        next = store_bytes (incremented);
+        if (ncz_store_write_if (store, "counter", next, tag, NULL, &error))
+          break;
+        g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT);
+        g_assert_cmpuint (attempt, <, 200);
+        g_usleep (g_random_int_range (500, 5000));
+      }
+  return NULL;
+}
+
+static void
+test_conditional_counter (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczStore) first = open_shared_store ("counter");
+  NczStore *stores[N_COUNTERS];
+  GThread *threads[N_COUNTERS];
+  g_autofree char *expected = g_strdup_printf ("%d", N_COUNTERS * N_INCREMENTS);
+
+  store_put (first, "counter", "0");
+  for (guint i = 0; i < N_COUNTERS; i++)
+    stores[i] = open_store ("counter", NCZ_STORE_WRITE);
+  for (guint i = 0; i < N_COUNTERS; i++)
+    threads[i] = g_thread_new ("increment", increment_thread, stores[i]);
+  for (guint i = 0; i < N_COUNTERS; i++)
+    {
+      g_thread_join (threads[i]);
+      g_object_unref (stores[i]);
+    }
+  store_assert_content (first, "counter", expected);
+  g_assert_true (ncz_store_remove (first, "", NULL, &error));
+  g_assert_no_error (error);
+}
+
+/* A store replacing a dataset (opened with CREATE) is its writer's alone
+ * until commit: write_if is a plain write there, metadata held back as
+ * write holds it. */
+static void
+test_conditional_replacing (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczStore) old = open_shared_store ("cond-replace");
+  g_autoptr(NczStore) store = NULL;
+  g_autoptr(NczStore) other = NULL;
+  g_autoptr(GBytes) zgroup = store_bytes ("{\"zarr_format\": 2}");
+  g_autoptr(GBytes) chunk = store_bytes ("new chunk");
+  g_autoptr(GBytes) got = NULL;
+  g_autofree char *tag = NULL;
+
+  store_put (old, ".zgroup", "{}");
+  store_put (old, "v/0", "old chunk");
+
+  store = open_store ("cond-replace", NCZ_STORE_CREATE | NCZ_STORE_WRITE);
+  g_assert_true (ncz_store_write_if (store, ".zgroup", zgroup, NULL, NULL, &error));
+  g_assert_no_error (error);
+  /* held back: this store reads it (without a version), others do not */
+  got = ncz_store_read_tagged (store, ".zgroup", &tag, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (got, zgroup));
+  g_assert_null (tag);
+  other = open_store ("cond-replace", NCZ_STORE_READ);
+  store_assert_content (other, ".zgroup", "{}");
+  /* a stale tag does not matter either */
+  g_assert_true (ncz_store_write_if (store, "v/0", chunk, "\"0000\"", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (ncz_store_commit (store, NULL, &error));
+  g_assert_no_error (error);
+  store_assert_content (other, ".zgroup", "{\"zarr_format\": 2}");
+  store_assert_content (other, "v/0", "new chunk");
+  /* after commit, conditional again */
+  g_assert_false (ncz_store_write_if (store, "v/0", chunk, NULL, NULL, &error));
+  g_assert_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT);
+  g_clear_error (&error);
+  g_assert_true (ncz_store_remove (store, "", NULL, &error));
+  g_assert_no_error (error);
+}
+
 static void
 add_check (const char *name, CheckFunc func)
 {
@@ -657,6 +905,10 @@ main (int argc, char **argv)
   g_test_add_func ("/s3/dataset/nested-chunk-keys", test_nested_keys);
   g_test_add_func ("/s3/dataset/read-in-flight", test_read_in_flight);
   g_test_add_func ("/s3/dataset/consolidated-open", test_consolidated_open);
+  g_test_add_func ("/s3/conditional/tags", test_conditional);
+  g_test_add_func ("/s3/conditional/two-writers", test_conditional_two_writers);
+  g_test_add_func ("/s3/conditional/counter", test_conditional_counter);
+  g_test_add_func ("/s3/conditional/replacing", test_conditional_replacing);
 
   return g_test_run ();
 }

@@ -130,8 +130,8 @@ G_DECLARE_INTERFACE (NczStore, ncz_store, NCZ, STORE, GObject)
  *   @key's read-modify-write (%NULL @key: the dataset's metadata lock),
  *   waiting at most @timeout_ms (-1: without limit), or fails with
  *   %NCZ_STORAGE_ERROR_LOCKED naming the holder. The default takes no
- *   lock and succeeds: a store without locks says so in
- *   @supports_conditional or has a single writer.
+ *   lock and succeeds: a store without locks guards its objects with
+ *   @write_if, or has a single writer.
  * @unlock_key: releases what @lock_key took; required with it
  * @read_tagged: optional; reads an object whole and gives its version
  *   tag (an HTTP ETag), which a later @write_if compares. The default

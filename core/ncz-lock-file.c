@@ -362,6 +362,51 @@ ncz_lock_file_unlock (NczLockFile *self, guint64 slot)
   g_mutex_unlock (&self->mutex);
 }
 
+static guint64
+slot_of (const char *key)
+{
+  return key != NULL ? ncz_lock_file_slot_for_key (key) : NCZ_LOCK_SLOT_WRITER;
+}
+
+/**
+ * ncz_lock_file_lock_key:
+ * @self: a lock file
+ * @key: (nullable): the object whose read-modify-write the lock guards,
+ *   or %NULL for the writer (metadata) lock
+ * @timeout_ms: as for ncz_lock_file_lock()
+ * @cancellable: (nullable): stops the wait
+ * @error: return location for a #GError
+ *
+ * Takes the exclusive lock of @key's slot, as the stores' lock_key does.
+ *
+ * Returns: %TRUE with the lock held
+ */
+gboolean
+ncz_lock_file_lock_key (NczLockFile *self, const char *key, gint64 timeout_ms,
+                        GCancellable *cancellable, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+
+  if (ncz_lock_file_lock (self, slot_of (key), TRUE, timeout_ms, cancellable, &local))
+    return TRUE;
+  if (key != NULL)
+    g_propagate_prefixed_error (error, g_steal_pointer (&local), "object %s: ", key);
+  else
+    g_propagate_error (error, g_steal_pointer (&local));
+  return FALSE;
+}
+
+/**
+ * ncz_lock_file_unlock_key:
+ * @self: a lock file
+ * @key: (nullable): what ncz_lock_file_lock_key() locked
+ */
+void
+ncz_lock_file_unlock_key (NczLockFile *self, const char *key)
+{
+  ncz_lock_file_unlock (self, slot_of (key));
+}
+
 /**
  * ncz_lock_timeout_from_text:
  * @text: seconds, as a decimal number ("30", "0.5"), or "inf"

@@ -1211,16 +1211,11 @@ ncz_store_lock_key (NczStore     *self,
   if (lock_dir_of (self) != NULL)
     {
       NczLockFile *lf = lock_dir_file (self, error);
-      g_autoptr(GError) local = NULL;
       if (lf == NULL)
         return FALSE;
-      if (ncz_lock_file_lock (lf, key != NULL ? ncz_lock_file_slot_for_key (key)
-                                              : NCZ_LOCK_SLOT_WRITER,
-                              TRUE, timeout_ms, cancellable, &local))
+      if (ncz_lock_file_lock_key (lf, key, timeout_ms, cancellable, error))
         return TRUE;
-      g_propagate_prefixed_error (error, g_steal_pointer (&local), "URL '%s'%s%s: ",
-                                  ncz_url_get_original (ncz_store_get_url (self)),
-                                  key != NULL ? ", object " : "", key != NULL ? key : "");
+      g_prefix_error (error, "URL '%s': ", ncz_url_get_original (ncz_store_get_url (self)));
       return FALSE;
     }
   iface = NCZ_STORE_GET_IFACE (self);
@@ -1249,8 +1244,7 @@ ncz_store_unlock_key (NczStore *self, const char *key)
     {
       NczLockFile *lf = g_object_get_qdata (G_OBJECT (self), lock_dir_quark ());
       if (lf != NULL)
-        ncz_lock_file_unlock (lf, key != NULL ? ncz_lock_file_slot_for_key (key)
-                                              : NCZ_LOCK_SLOT_WRITER);
+        ncz_lock_file_unlock_key (lf, key);
       return;
     }
   iface = NCZ_STORE_GET_IFACE (self);

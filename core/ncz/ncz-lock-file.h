@@ -55,6 +55,14 @@ NCZ_MODULE_API gboolean ncz_lock_file_lock (NczLockFile  *self,
                                             GCancellable *cancellable,
                                             GError      **error);
 NCZ_MODULE_API void ncz_lock_file_unlock (NczLockFile *self, guint64 slot);
+/* The lock of an object's read-modify-write (@key), or with a %NULL @key
+ * the writer/metadata lock: slot 0. */
+NCZ_MODULE_API gboolean ncz_lock_file_lock_key (NczLockFile  *self,
+                                                const char   *key,
+                                                gint64        timeout_ms,
+                                                GCancellable *cancellable,
+                                                GError      **error);
+NCZ_MODULE_API void ncz_lock_file_unlock_key (NczLockFile *self, const char *key);
 NCZ_MODULE_API char *ncz_lock_file_describe_holder (NczLockFile *self);
 NCZ_MODULE_API gboolean ncz_lock_timeout_from_text (const char *text, gint64 *timeout_ms,
                                                     GError **error);

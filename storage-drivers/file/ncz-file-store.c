@@ -1174,7 +1174,6 @@ ncz_file_store_lock_key (NczStore     *store,
                          GError      **error)
 {
   NczFileStore *self = NCZ_FILE_STORE (store);
-  g_autoptr(GError) local = NULL;
   NczLockFile *lf;
 
   if (!check_ready (self, error))
@@ -1182,13 +1181,9 @@ ncz_file_store_lock_key (NczStore     *store,
   lf = get_lock_file (self, error);
   if (lf == NULL)
     return FALSE;
-  if (ncz_lock_file_lock (lf, key != NULL ? ncz_lock_file_slot_for_key (key)
-                                          : NCZ_LOCK_SLOT_WRITER,
-                          TRUE, timeout_ms, cancellable, &local))
+  if (ncz_lock_file_lock_key (lf, key, timeout_ms, cancellable, error))
     return TRUE;
-  g_propagate_prefixed_error (error, g_steal_pointer (&local), "store '%s'%s%s: ",
-                              self->root, key != NULL ? ", object " : "",
-                              key != NULL ? key : "");
+  g_prefix_error (error, "store '%s': ", self->root);
   return FALSE;
 }
 
@@ -1199,8 +1194,7 @@ ncz_file_store_unlock_key (NczStore   *store,
   NczFileStore *self = NCZ_FILE_STORE (store);
 
   if (self->lock_file != NULL)
-    ncz_lock_file_unlock (self->lock_file, key != NULL ? ncz_lock_file_slot_for_key (key)
-                                                       : NCZ_LOCK_SLOT_WRITER);
+    ncz_lock_file_unlock_key (self->lock_file, key);
 }
 
 static guint

@@ -54,7 +54,8 @@ run_suite _build-asan -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lunde
 # ThreadSanitizer: the tests that read (and write) from several threads.
 # Only what they need is built: the library, the modules they load and
 # the test programs, not the tools, benchmarks or other suites.
-tsan_tests=(lifetime nczarr memory-store file-store file-replace registry foreign-registry)
+tsan_tests=(lifetime nczarr memory-store file-store file-replace registry foreign-registry
+            lock-file coordination)
 tsan_dir=_build-tsan
 echo "=== configure $tsan_dir (ThreadSanitizer)"
 if [ ! -f "$tsan_dir/build.ninja" ]; then

@@ -5,8 +5,8 @@
 #               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A] [--wide=G,V,A|none]
 #               [--codecs=zstd,blosc-lz4,zlib|none]
 #               [--hdf5=chunked,contiguous,deflate,shuffle-deflate|none]
-#               [--only=data,codecs,meta,hdf5,copy] [--ncz-copy=PATH]
-#               [--drop-caches] [--json=FILE]
+#               [--only=data,codecs,meta,hdf5,copy,writers] [--ncz-copy=PATH]
+#               [--writers-shape=T,Y,X] [--drop-caches] [--json=FILE]
 #
 # In one run: the data case (a 3-D float32 variable written whole and read
 # whole, uncompressed, NCZarr/Zarr in a directory), the codec cases (the
@@ -26,8 +26,11 @@
 # codec cases' values; and Ncz's NCZarr with zstd level 1 against
 # netcdf-c's HDF5 with deflate), the copy case (ncz-copy against
 # netcdf-c's nccopy on the same deflated netCDF-4 file, -d0 and -d1, each
-# timed as a whole process), and the machine ceiling (memcpy, plain
-# chunk-sized files). Every program
+# timed as a whole process), the many-writers case (1, 2 and 4 processes
+# writing disjoint time slices of one dataset on the file store, in
+# whole chunks and in halves of chunks shared by two writers, with the
+# store's own locks and with lock.dir; writers_case.py), and the machine
+# ceiling (memcpy, plain chunk-sized files). Every program
 # runs --repeat times; the best time of each is kept, and the largest peak
 # RSS. Prints a table, the Ncz/peer ratios and whether Ncz meets its
 # targets: at least 1.5 times the faster peer, or at least 85% of the
@@ -39,11 +42,14 @@
 # zstd faster than netcdf-c's HDF5 with deflate (with and without
 # shuffle), writing and reading; and at least 1.5 times netcdf-c reading
 # uncompressed contiguous (no target writing); for the copy case, ncz-copy at least 1.5
-# times as fast as nccopy, with -d0 and with -d1.
+# times as fast as nccopy, with -d0 and with -d1; for the many-writers
+# case, chunk-aligned writers losing nothing measurable against one
+# process (N = 2 and 4 at least 0.9 x the MB/s of N = 1) and lock.dir
+# costing what the store's own lock costs (within 10 %).
 #
 # --only runs some of the cases: data (with the ceiling), codecs, meta (the
-# metadata, consolidated and wide cases), hdf5, copy (s3 is run.sh's S3
-# section, ignored here).
+# metadata, consolidated and wide cases), hdf5, copy, writers (s3 is
+# run.sh's S3 section, ignored here).
 #
 # Reads are warm (the page cache holds what was just written) unless
 # --drop-caches is given and writing /proc/sys/vm/drop_caches works.
@@ -57,6 +63,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import writers_case
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # the reference row of the consolidated metadata case
@@ -210,12 +218,16 @@ def main():
         if f not in HDF5_FORMS:
             print("unknown HDF5 form %s (%s)" % (f, ", ".join(HDF5_FORMS)), file=sys.stderr)
             return 2
-    only = opt("--only", "data,codecs,meta,hdf5,copy")
+    only = opt("--only", "data,codecs,meta,hdf5,copy,writers")
     only = set(only.split(",")) if isinstance(only, str) else set()
     only.discard("s3")   # run.sh's S3 section
-    if not only <= {"data", "codecs", "meta", "hdf5", "copy"}:
-        print("--only takes some of data, codecs, meta, hdf5, copy, s3", file=sys.stderr)
+    if not only <= {"data", "codecs", "meta", "hdf5", "copy", "writers"}:
+        print("--only takes some of data, codecs, meta, hdf5, copy, writers, s3",
+              file=sys.stderr)
         return 2
+    # 256 MiB: runs of a few tenths of a second (at 64 MiB, under 0.1 s,
+    # the noise of a shared machine is as large as what is measured)
+    writers_shape = opt("--writers-shape", "16,128,128" if small else "256,512,512")
     if "codecs" not in only:
         codecs = []
     if "hdf5" not in only:
@@ -233,7 +245,7 @@ def main():
     common_meta = ["--meta=" + meta]
 
     results = {"data": {}, "meta": {}, "cmeta": {}, "wide": {}, "ceiling": None, "codecs": {},
-               "hdf5": {}, "copy": {}, "cores": len(os.sched_getaffinity(0)),
+               "hdf5": {}, "copy": {}, "writers": {}, "cores": len(os.sched_getaffinity(0)),
                "shape": shape, "chunks": chunks, "meta_sizes": meta, "wide_sizes": wide,
                "cases": sorted(only),
                "repeat": repeat, "warm": not dropped}
@@ -288,11 +300,17 @@ def main():
         if "copy" in only:
             results["copy"] = run_copy(builddir, tools, common_data, repeat, want_drop, env,
                                        workdir, python)
+        if "writers" in only:
+            results["writers"] = run_writers(builddir, writers_shape, repeat, env, workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
     report(results)
     out = opt("--json", None)
+    if results["writers"]:
+        # tuple keys in JSON: "config/mode/N"
+        results["writers"]["runs"] = {"/".join(map(str, k)): v
+                                      for k, v in results["writers"]["runs"].items()}
     if out and out is not True:
         with open(out, "w") as f:
             json.dump(results, f, indent=1)
@@ -484,6 +502,116 @@ def report_copy(res):
     return verdicts
 
 
+# The many-writers case on the file store: the locks beside the dataset
+# (the store's own) and the opt-in lock directory
+WRITERS_CONFIGS = ("own", "lock.dir")
+WRITERS_LABELS = {"own": "file, own locks", "lock.dir": "file, lock.dir"}
+
+
+def run_writers(builddir, shape, repeat, env, workdir):
+    """The many-writers case on the file store (writers_case.py), with the
+    store's own locks (beside the dataset) and with lock.dir. After each
+    run: the values were checked (writers_case), and the partial writers'
+    locks must be where the configuration puts them; then the dataset
+    and its locks are removed and the machine syncs. Returns the runs,
+    the lock alone of each configuration, the shape."""
+    prog = os.path.join(builddir, "ncz-writers-bench")
+    if not os.path.exists(prog):
+        print("note: writers case skipped: %s not built" % prog)
+        return {}
+    top = tempfile.mkdtemp(prefix="writers-", dir=workdir)
+    locks = os.path.join(top, "locks")
+    os.makedirs(locks)
+
+    def path_of(mode, n, i):
+        return os.path.join(top, "w-%s-%d-%d.zarr" % (mode, n, i))
+
+    def url_of(config, path):
+        url = "file://%s#mode=nczarr,file" % path
+        return url + "&lock.dir=" + locks if config == "lock.dir" else url
+
+    def make_url(config, mode, n, i):
+        return url_of(config, path_of(mode, n, i))
+
+    def after(config, mode, n, url):
+        path = url.split("#")[0][len("file://"):]
+        beside = os.path.join(os.path.dirname(path), "." + os.path.basename(path) + ".ncz-lock")
+        in_dir = [f for f in os.listdir(locks) if f.endswith(".ncz-lock")]
+        problem = None
+        if mode == "partial" and config == "own" and (not os.path.exists(beside) or in_dir):
+            problem = "the partial writers took no lock beside the dataset"
+        if mode == "partial" and config == "lock.dir" and (os.path.exists(beside) or not in_dir):
+            problem = "the partial writers took no lock in the lock directory"
+        shutil.rmtree(path, ignore_errors=True)
+        for f in [beside] + [os.path.join(locks, f) for f in os.listdir(locks)]:
+            if os.path.exists(f):
+                os.unlink(f)
+        os.sync()
+        return problem
+
+    runs = writers_case.run(prog, WRITERS_CONFIGS, shape, repeat, env,
+                            os.path.join(top, "barrier"), make_url, after)
+    lock_us = {}
+    for config in WRITERS_CONFIGS:
+        r = writers_case.locks_cost(prog, url_of(config, os.path.join(top, "locks-%s.zarr"
+                                                                      % config)),
+                                    shape, env)
+        if r is not None and r.get("has_locks"):
+            lock_us[config] = r["us_per_lock"]
+    return {"runs": runs, "lock_us": lock_us, "shape": shape}
+
+
+def report_writers(res):
+    """The many-writers case: the table and the targets (aligned writers
+    lose nothing measurable against one process; lock.dir costs what the
+    store's own locks cost), and the cost of sharing chunks, shown."""
+    w = res.get("writers")
+    if not w:
+        return []
+    runs, shape = w["runs"], w["shape"]
+    cores = res.get("cores", 0)
+    t = writers_case.sizes(shape)[0]
+    rates = writers_case.report("Writers case, file store", runs, WRITERS_CONFIGS,
+                                WRITERS_LABELS, "own", shape, res["repeat"], cores,
+                                w.get("lock_us"))
+    verdicts = []
+
+    def target(ok, text):
+        verdicts.append(ok)
+        print("target %s  %s" % (text, "MET" if ok else "MISSED"))
+
+    def r(a, b):
+        return writers_case.ratio_line(rates, a, b)
+
+    print("(%d cores: N = 4 runs 4 writers on %d cores, N = 2 one per core)" % (cores, cores))
+    for n in writers_case.NS[1:]:
+        x = r(("own", "aligned", n), ("own", "aligned", 1))
+        if x is not None:
+            target(x >= 0.9, "aligned, file store, N=%d vs N=1: x%.2f of the MB/s of one "
+                   "process (no measurable loss: >= x0.90)" % (n, x))
+    for mode in writers_case.MODES:
+        for n in writers_case.NS:
+            x = r(("lock.dir", mode, n), ("own", mode, n))
+            if x is not None:
+                target(x >= 0.9, "lock.dir vs own locks, %s, N=%d: x%.2f (it costs what the "
+                       "store's locks cost: >= x0.90)" % (mode, n, x))
+    print("(aligned writers take no lock in either configuration: the lock.dir / own ratios of "
+          "the aligned rows are the noise of the run)")
+    # shown, no target: what sharing chunks costs, and the lock alone
+    for n in writers_case.NS:
+        x = r(("own", "partial", n), ("own", "aligned", n))
+        if x is not None:
+            print("partial vs aligned, own locks, N=%d: x%.2f (each write reads and writes a "
+                  "whole 2-step chunk under its lock)" % (n, x))
+    us = w.get("lock_us", {}).get("own")
+    p1 = runs.get(("own", "partial", 1))
+    if us and p1 and "wall_s" in p1:
+        print("the lock alone: %d partial writes x %.2f us = %.3f ms, %.3f %% of the partial "
+              "N=1 run (%.3f s)" % (t, us, t * us / 1e3, 100 * t * us / 1e6 / p1["wall_s"],
+                                    p1["wall_s"]))
+    return verdicts
+
+
 def report(res):
     verdicts = []
     if res["data"] or res["ceiling"]:
@@ -491,6 +619,7 @@ def report(res):
     verdicts += report_codecs(res)
     verdicts += report_hdf5(res)
     verdicts += report_copy(res)
+    verdicts += report_writers(res)
     if res["meta"]:
         verdicts += report_meta("Metadata case", res["meta"], res["meta_sizes"], res["repeat"])
     if res["cmeta"]:

@@ -4,7 +4,7 @@
 #
 #   s3_bench.py --builddir=BUILD/bench [--small] [--repeat=N]
 #               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A] [--ncz-copy=PATH]
-#               [--cases=data,meta]
+#               [--cases=data,meta,writers] [--writers-shape=T,Y,X]
 #
 # Cases, each run --repeat times (best kept), in a bucket of its own that
 # is removed at the end:
@@ -20,7 +20,13 @@
 #    dataset in a local directory, timed as a whole process, taking turns
 #    with the 16-thread boto3 ceiling;
 #  - meta: open plus list of the metadata case (NCZarr, and plain Zarr
-#    with consolidated metadata).
+#    with consolidated metadata);
+#  - writers (not run by default: --cases=writers): run.py's many-writers
+#    case (writers_case.py) on S3, 1, 2 and 4 processes writing disjoint
+#    time slices of one dataset in whole chunks and in halves of chunks
+#    two writers share, without a lock (the S3 store has none of its own)
+#    and with lock.dir in a local directory; every value checked after
+#    each run.
 # Beside each Ncz time: the store's HTTP requests (`n-requests`) and the
 # peak requests in flight (`max-in-flight`), and the gateway's own count
 # of requests (perf counters: all, GET, PUT, other). Then the ratios and
@@ -52,6 +58,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "s3"))
 import s3common as s3  # noqa: E402
 from s3proxy import FaultProxy  # noqa: E402
+import writers_case  # noqa: E402
 
 PY = "/usr/bin/python3"
 LATENCY_TEXT = ["10 ms"]
@@ -137,8 +144,9 @@ def main():
     chunks = opt("--chunks", "16,64,64" if small else "32,128,128")
     meta = opt("--meta", "5,5,4" if small else "20,20,10")
     repeat = int(opt("--repeat", "1" if small else "3"))
-    # --cases=data,meta: which cases run (both by default)
+    # --cases=data,meta,writers: which cases run (data and meta by default)
     cases = str(opt("--cases", "data,meta")).split(",")
+    writers_shape = opt("--writers-shape", "16,128,128" if small else "64,512,512")
     # --latency-ms=N: the meta opens are also timed through a proxy that
     # delays each request by N ms, as a distant region would (0: not)
     latency_ms = float(opt("--latency-ms", "10"))
@@ -168,10 +176,12 @@ def main():
     have_ncz = run_json([ncz_bench, "data", f"--url={base}/probe", "--shape=2,2,2",
                          "--chunks=1,1,1"], env, "Ncz on S3 (probe)") is not None
     delete_prefix(client, bucket, "probe/")
-    results = {"data": {}, "gdal": {}, "boto3": {}, "meta": {}, "copy": [], "copy_boto3": []}
-    print(f"S3 bench: radosgw on {s3.host_port()} (memstore), variable {shape} float "
-          f"({nbytes / 2**20:.0f} MiB) in {chunks} chunks ({n_chunks} objects), "
-          f"best of {repeat}", flush=True)
+    results = {"data": {}, "gdal": {}, "boto3": {}, "meta": {}, "copy": [], "copy_boto3": [],
+               "writers": None}
+    if "data" in cases or "meta" in cases:
+        print(f"S3 bench: radosgw on {s3.host_port()} (memstore), variable {shape} float "
+              f"({nbytes / 2**20:.0f} MiB) in {chunks} chunks ({n_chunks} objects), "
+              f"best of {repeat}", flush=True)
     try:
         for codec in ("none", "zstd") if "data" in cases else ():
             rows, peers_key = [], None
@@ -241,13 +251,113 @@ def main():
                     rows.append(r)
                     delete_prefix(client, bucket, key + "/")
                 results["meta"]["consolidated" if consolidated == "true" else "nczarr"] = rows
+
+        if have_ncz and "writers" in cases:
+            results["writers"] = run_writers(builddir, client, bucket, base, tmp, env,
+                                             writers_shape, repeat)
     finally:
         try:
             s3.remove_bucket(client, bucket)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
-    return report(results, nbytes, have_ncz)
+    # the data and meta cases' tables and targets, when they ran
+    status = (report(results, nbytes, have_ncz) if "data" in cases or "meta" in cases
+              else 0 if have_ncz else 3)
+    if results["writers"]:
+        report_writers(results["writers"], repeat)
+    return status
+
+
+# The many-writers case on S3: no lock (the S3 store has none of its
+# own: ncz_store_has_locks says so) and the opt-in lock directory
+WRITERS_CONFIGS = ("none", "lock.dir")
+WRITERS_LABELS = {"none": "S3, no lock", "lock.dir": "S3, lock.dir"}
+
+
+def run_writers(builddir, client, bucket, base, tmp, env, shape, repeat):
+    """The many-writers case (writers_case.py) on S3, each run in a
+    dataset of its own that is removed after it; lock.dir names a local
+    directory (the writers are processes of this host)."""
+    prog = os.path.join(builddir, "ncz-writers-bench")
+    if not os.path.exists(prog):
+        print("  writers case: %s not built, skipped" % prog, flush=True)
+        return None
+    locks = os.path.join(tmp, "locks")
+    os.makedirs(locks, exist_ok=True)
+    print(f"S3 writers case: radosgw on {s3.host_port()} (memstore), {shape} float, "
+          f"N = {', '.join(map(str, writers_case.NS))}, best of {repeat}", flush=True)
+
+    def url_of(config, key):
+        url = f"{base}/{key}#mode=nczarr,s3"
+        return url + "&lock.dir=" + locks if config == "lock.dir" else url
+
+    def make_url(config, mode, n, i):
+        return url_of(config, f"writers-{config.replace('.', '')}-{mode}-{n}-{i}")
+
+    def after(config, mode, n, url):
+        key = url.split("#")[0][len(base) + 1:]
+        in_dir = [f for f in os.listdir(locks) if f.endswith(".ncz-lock")]
+        problem = None
+        if mode == "partial" and config == "lock.dir" and not in_dir:
+            problem = "the partial writers took no lock in the lock directory"
+        delete_prefix(client, bucket, key + "/")
+        for f in os.listdir(locks):
+            os.unlink(os.path.join(locks, f))
+        return problem
+
+    runs = writers_case.run(prog, WRITERS_CONFIGS, shape, repeat, env,
+                            os.path.join(tmp, "barrier"), make_url, after)
+    lock_us, has_locks = {}, {}
+    for config in WRITERS_CONFIGS:
+        key = f"writers-locks-{config.replace('.', '')}"
+        r = writers_case.locks_cost(prog, url_of(config, key), shape, env)
+        delete_prefix(client, bucket, key + "/")
+        if r is not None:
+            has_locks[config] = r["has_locks"]
+            if r["has_locks"]:
+                lock_us[config] = r["us_per_lock"]
+    return {"runs": runs, "lock_us": lock_us, "has_locks": has_locks, "shape": shape,
+            "cores": len(os.sched_getaffinity(0))}
+
+
+def report_writers(w, repeat):
+    """The S3 writers table, the ratios of the targets (shown: the issue
+    sets them on the file store) and what a failed check means here."""
+    runs, shape = w["runs"], w["shape"]
+    notes = []
+    if w["has_locks"].get("none") is False:
+        notes.append("S3, no lock: the S3 store has no locks (ncz_store_has_locks FALSE); a "
+                     "check that fails there is")
+        notes.append("  updates lost by writers sharing a chunk, which lock.dir prevents")
+    rates = writers_case.report("Writers case, S3 (radosgw)", runs, WRITERS_CONFIGS,
+                                WRITERS_LABELS, "none", shape, repeat, w["cores"],
+                                w.get("lock_us"), notes)
+    t = writers_case.sizes(shape)[0]
+
+    def r(a, b):
+        return writers_case.ratio_line(rates, a, b)
+
+    for n in writers_case.NS[1:]:
+        x = r(("none", "aligned", n), ("none", "aligned", 1))
+        if x is not None:
+            print(f"aligned, S3, N={n} vs N=1: x{x:.2f} of the MB/s of one process")
+    for mode in writers_case.MODES:
+        for n in writers_case.NS:
+            x = r(("lock.dir", mode, n), ("none", mode, n))
+            if x is not None:
+                print(f"lock.dir vs no lock, {mode}, N={n}: x{x:.2f}")
+    for n in writers_case.NS:
+        x = r(("lock.dir", "partial", n), ("none", "aligned", n))
+        if x is not None:
+            print(f"partial with lock.dir vs aligned without, N={n}: x{x:.2f} (each write "
+                  f"GETs and PUTs a whole 2-step chunk)")
+    us = w.get("lock_us", {}).get("lock.dir")
+    p1 = runs.get(("lock.dir", "partial", 1))
+    if us and p1 and "wall_s" in p1:
+        print(f"the lock alone: {t} partial writes x {us:.2f} us = {t * us / 1e3:.3f} ms, "
+              f"{100 * t * us / 1e6 / p1['wall_s']:.3f} % of the partial N=1 run with lock.dir "
+              f"({p1['wall_s']:.3f} s)")
 
 
 def open_with_latency(ncz_bench, bucket, key, meta, consolidated, latency_ms, env):

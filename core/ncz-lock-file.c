@@ -19,7 +19,7 @@
 #define SLOT_BASE ((off_t) 1 << 20)
 #define KEY_SLOTS ((guint64) 1 << 30)
 #define HOLDER_RECORD 256
-#define POLL_MAX_MS 50
+#define POLL_MAX_MS 10
 #define LOCK_BASE_MAX 200
 
 struct _NczLockFile

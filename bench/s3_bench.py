@@ -269,10 +269,11 @@ def main():
     return status
 
 
-# The many-writers case on S3: no lock (the S3 store has none of its
-# own: ncz_store_has_locks says so) and the opt-in lock directory
+# The many-writers case on S3: the store's conditional writes (it has no
+# locks of its own: ncz_store_has_locks says so; partial-chunk writes are
+# If-Match PUTs retried on conflict) and the opt-in lock directory
 WRITERS_CONFIGS = ("none", "lock.dir")
-WRITERS_LABELS = {"none": "S3, no lock", "lock.dir": "S3, lock.dir"}
+WRITERS_LABELS = {"none": "S3, conditional", "lock.dir": "S3, lock.dir"}
 
 
 def run_writers(builddir, client, bucket, base, tmp, env, shape, repeat):
@@ -327,9 +328,9 @@ def report_writers(w, repeat):
     runs, shape = w["runs"], w["shape"]
     notes = []
     if w["has_locks"].get("none") is False:
-        notes.append("S3, no lock: the S3 store has no locks (ncz_store_has_locks FALSE); a "
-                     "check that fails there is")
-        notes.append("  updates lost by writers sharing a chunk, which lock.dir prevents")
+        notes.append("S3, conditional: the S3 store has no locks (ncz_store_has_locks FALSE); "
+                     "writers sharing a chunk")
+        notes.append("  update it with If-Match PUTs, retried on conflict (the extra requests)")
     rates = writers_case.report("Writers case, S3 (radosgw)", runs, WRITERS_CONFIGS,
                                 WRITERS_LABELS, "none", shape, repeat, w["cores"],
                                 w.get("lock_us"), notes)
@@ -346,7 +347,7 @@ def report_writers(w, repeat):
         for n in writers_case.NS:
             x = r(("lock.dir", mode, n), ("none", mode, n))
             if x is not None:
-                print(f"lock.dir vs no lock, {mode}, N={n}: x{x:.2f}")
+                print(f"lock.dir vs conditional, {mode}, N={n}: x{x:.2f}")
     for n in writers_case.NS:
         x = r(("lock.dir", "partial", n), ("none", "aligned", n))
         if x is not None:

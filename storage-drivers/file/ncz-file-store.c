@@ -385,12 +385,21 @@ check_tree_current (NczFileStore *self,
                     GError      **error)
 {
   struct stat st;
+  int r;
 
   if ((self->flags & NCZ_STORE_CREATE) != 0 || self->target == NULL)
     return TRUE;
-  if (stat (self->target, &st) == 0 && st.st_dev == self->root_dev &&
-      st.st_ino == self->root_ino)
+  r = stat (self->target, &st);
+
+  if (r == 0 && st.st_dev == self->root_dev && st.st_ino == self->root_ino)
     return TRUE;
+  if (r < 0 && errno == ENOENT)
+    {
+      g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT,
+                   "cannot write '%s' in store '%s': the dataset was removed after it was "
+                   "opened for writing", key, self->root);
+      return FALSE;
+    }
   g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT,
                "cannot write '%s' in store '%s': another writer replaced the dataset after "
                "it was opened for writing (what this writer wrote since is in the retired "

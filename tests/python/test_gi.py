@@ -241,6 +241,51 @@ with tempfile.TemporaryDirectory() as d:
                lambda: Ncz.Dataset.open(path, Ncz.OpenFlags.READ, None),
                Ncz.BackendError, Ncz.BackendError.BAD_METADATA)
 
+# Many writers (docs/concurrency.md): the coordinator sizes an unlimited
+# dimension, a worker opened for data only writes its region and cannot
+# change metadata, and a long-lived reader sees the data after a refresh
+with tempfile.TemporaryDirectory() as d:
+    path = "file://" + d + "/w.ncz#mode=nczarr,file"
+    try:
+        ds = Ncz.Dataset.create(path, Ncz.CreateFlags.DEFAULT, None)
+    except GLib.Error as e:
+        print("# plugins not available:", e.message)
+        ds = None
+    if ds is not None:
+        import struct
+        root = ds.get_root_group()
+        t = root.add_dimension("t", 0, True)
+        root.add_variable("u", Ncz.DataType.INT, [t])
+        ds.close(None)
+        reader = Ncz.Dataset.open(path, Ncz.OpenFlags.READ, None)
+        coord = Ncz.Dataset.open(path, Ncz.OpenFlags.WRITE, None)
+        coord.get_root_group().get_dimension("t").set_length(4)
+        coord.close(None)
+        worker = Ncz.Dataset.open(path, Ncz.OpenFlags.WRITE_DATA, None)
+        wroot = worker.get_root_group()
+        wroot.get_variable("u").write_bytes([1], [2], None,
+                                            GLib.Bytes.new(struct.pack("=2i", 7, 8)), None)
+        try:
+            wroot.set_attribute(Ncz.Attribute.new_text("title", b"x"))
+            check("WRITE_DATA refuses an attribute", False)
+        except GLib.Error as e:
+            check("WRITE_DATA refuses an attribute",
+                  e.matches(Ncz.DatasetError.quark(), Ncz.DatasetError.READ_ONLY))
+        try:
+            wroot.get_variable("u").write_bytes([4], [1], None,
+                                                GLib.Bytes.new(struct.pack("=i", 9)), None)
+            check("WRITE_DATA refuses growing t", False)
+        except GLib.Error as e:
+            check("WRITE_DATA refuses growing t", "NCZ_OPEN_WRITE_DATA" in e.message)
+        worker.close(None)
+        rdim = reader.get_root_group().get_dimension("t")
+        check("reader keeps the length it opened", rdim.get_length() == 0)
+        reader.refresh(None)
+        check("refresh: t is 4", rdim.get_length() == 4)
+        data = reader.get_root_group().get_variable("u").read_bytes([0], [4], None, None)
+        check("refresh: the worker's values", struct.unpack("=4i", data.get_data())[1:3] == (7, 8))
+        reader.close(None)
+
 # The CPU workers of the process, set from code: 0 is the default back
 # (NCZ_THREADS, else the CPUs the process may use)
 default_threads = Ncz.get_max_threads()

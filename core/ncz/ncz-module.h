@@ -4,7 +4,9 @@
  * beyond the public API: buffers from Ncz's pool, byte order helpers,
  * chunk geometry, the loader calls a format backend uses to build the
  * model while opening a dataset, the exact JSON reader for metadata
- * (<ncz/ncz-json.h>) and the binary filter ABIs (<ncz/ncz-filter-abi.h>).
+ * (<ncz/ncz-json.h>), the binary filter ABIs (<ncz/ncz-filter-abi.h>),
+ * the locks of writers that share a dataset (<ncz/ncz-lock-file.h>) and
+ * the entries stores stage beside a dataset (<ncz/ncz-staging.h>).
  *
  * Opt-in: define NCZ_ENABLE_MODULE_API before including it. The SDK is C
  * only (not introspected) and versioned by NCZ_MODULE_SDK_VERSION, which
@@ -23,6 +25,7 @@
 #include <ncz/ncz-filter-abi.h>
 #include <ncz/ncz-codec-chain.h>
 #include <ncz/ncz-lock-file.h>
+#include <ncz/ncz-staging.h>
 
 G_BEGIN_DECLS
 

@@ -58,6 +58,35 @@ NCZ_MODULE_API gboolean ncz_dataset_is_discarded (NczDataset *self);
  * stores chunks and never its metadata. */
 NCZ_MODULE_API gboolean ncz_dataset_is_data_only (NczDataset *self);
 
+/* Stores: the construct-only properties "url" and "flags" that every
+ * NczStore has, for a store that keeps them in two fields of its
+ * instance (an NczUrl * it owns and an NczStoreFlags). In class_init:
+ *
+ *   ncz_store_class_override_properties (object_class, PROP_URL, PROP_FLAGS);
+ *
+ * and in get_property / set_property, before the store's own properties:
+ *
+ *   if (ncz_store_get_construct_property (pspec, value, self->url, self->flags))
+ *     return;
+ *   if (ncz_store_set_construct_property (pspec, value, &self->url, &self->flags))
+ *     return;
+ *
+ * They recognize the two properties by @pspec (GObject passes the
+ * interface's), so a store's switch on its own property ids stays as it
+ * was. Setting "url" takes a reference, which the store drops in its
+ * finalize. Each returns FALSE for any other property. */
+NCZ_MODULE_API void ncz_store_class_override_properties (GObjectClass *object_class,
+                                                         guint         url_id,
+                                                         guint         flags_id);
+NCZ_MODULE_API gboolean ncz_store_get_construct_property (GParamSpec   *pspec,
+                                                          GValue       *value,
+                                                          NczUrl       *url,
+                                                          NczStoreFlags flags);
+NCZ_MODULE_API gboolean ncz_store_set_construct_property (GParamSpec    *pspec,
+                                                          const GValue  *value,
+                                                          NczUrl       **url,
+                                                          NczStoreFlags *flags);
+
 /* Takes ownership of @filters (element-type NczFilterSpec), may be NULL. */
 NCZ_MODULE_API void ncz_variable_set_filters (NczVariable *self, GPtrArray *filters);
 NCZ_MODULE_API GPtrArray *ncz_variable_peek_filters (NczVariable *self);

@@ -71,7 +71,7 @@ struct _NczFileStore
   GObject parent_instance;
 
   NczUrl *url;
-  guint flags;
+  NczStoreFlags flags;
   char *root;       /* absolute path of the root directory, for messages */
   int root_fd;      /* -1 until initialized; the tree opened, flocked shared */
   gboolean locked;  /* root_fd holds the shared lock */
@@ -1823,17 +1823,8 @@ ncz_file_store_get_property (GObject    *object,
 {
   NczFileStore *self = NCZ_FILE_STORE (object);
 
-  switch (prop_id)
-    {
-    case PROP_URL:
-      g_value_set_object (value, self->url);
-      break;
-    case PROP_FLAGS:
-      g_value_set_flags (value, self->flags);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (!ncz_store_get_construct_property (pspec, value, self->url, self->flags))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -1844,17 +1835,8 @@ ncz_file_store_set_property (GObject      *object,
 {
   NczFileStore *self = NCZ_FILE_STORE (object);
 
-  switch (prop_id)
-    {
-    case PROP_URL:
-      g_set_object (&self->url, g_value_get_object (value));
-      break;
-    case PROP_FLAGS:
-      self->flags = g_value_get_flags (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (!ncz_store_set_construct_property (pspec, value, &self->url, &self->flags))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -1887,8 +1869,7 @@ ncz_file_store_class_init (NczFileStoreClass *klass)
   object_class->set_property = ncz_file_store_set_property;
   object_class->finalize = ncz_file_store_finalize;
 
-  g_object_class_override_property (object_class, PROP_URL, "url");
-  g_object_class_override_property (object_class, PROP_FLAGS, "flags");
+  ncz_store_class_override_properties (object_class, PROP_URL, PROP_FLAGS);
 }
 
 static void

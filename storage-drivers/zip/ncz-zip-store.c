@@ -109,7 +109,7 @@ struct _NczZipStore
   GObject parent_instance;
 
   NczUrl *url;
-  guint flags;
+  NczStoreFlags flags;
   char *path;           /* absolute path of the archive, for messages */
   char *target;         /* the path replaced at commit (where a link points) */
   gboolean ready;
@@ -2172,17 +2172,8 @@ ncz_zip_store_get_property (GObject    *object,
 {
   NczZipStore *self = NCZ_ZIP_STORE (object);
 
-  switch (prop_id)
-    {
-    case PROP_URL:
-      g_value_set_object (value, self->url);
-      break;
-    case PROP_FLAGS:
-      g_value_set_flags (value, self->flags);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (!ncz_store_get_construct_property (pspec, value, self->url, self->flags))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -2193,17 +2184,8 @@ ncz_zip_store_set_property (GObject      *object,
 {
   NczZipStore *self = NCZ_ZIP_STORE (object);
 
-  switch (prop_id)
-    {
-    case PROP_URL:
-      g_set_object (&self->url, g_value_get_object (value));
-      break;
-    case PROP_FLAGS:
-      self->flags = g_value_get_flags (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (!ncz_store_set_construct_property (pspec, value, &self->url, &self->flags))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -2248,8 +2230,7 @@ ncz_zip_store_class_init (NczZipStoreClass *klass)
   object_class->set_property = ncz_zip_store_set_property;
   object_class->finalize = ncz_zip_store_finalize;
 
-  g_object_class_override_property (object_class, PROP_URL, "url");
-  g_object_class_override_property (object_class, PROP_FLAGS, "flags");
+  ncz_store_class_override_properties (object_class, PROP_URL, PROP_FLAGS);
 }
 
 static void

@@ -9,6 +9,7 @@
 #include "ncz/ncz-error.h"
 #include "ncz/ncz-store.h"
 #include "ncz/ncz-lock-file.h"
+#include "ncz/ncz-module.h"
 #include "ncz/ncz-url.h"
 #include "ncz-io-private.h"
 
@@ -2293,4 +2294,103 @@ ncz_store_list_page_finish (NczStore      *self,
   if (iface->list_page_async != NULL && iface->list_page_finish != NULL)
     return iface->list_page_finish (self, result, next_token, error);
   return real_list_page_finish (self, result, next_token, error);
+}
+
+/* ---- module SDK: the construct properties of a store ---- */
+
+/**
+ * ncz_store_class_override_properties:
+ * @object_class: the class of a type that implements #NczStore
+ * @url_id: the property id the type gives "url"
+ * @flags_id: the property id the type gives "flags"
+ *
+ * Overrides the interface's properties "url" and "flags" in @object_class
+ * (g_object_class_override_property()).
+ */
+void
+ncz_store_class_override_properties (GObjectClass *object_class,
+                                     guint         url_id,
+                                     guint         flags_id)
+{
+  g_return_if_fail (G_IS_OBJECT_CLASS (object_class));
+  g_return_if_fail (url_id != 0 && flags_id != 0 && url_id != flags_id);
+
+  g_object_class_override_property (object_class, url_id, "url");
+  g_object_class_override_property (object_class, flags_id, "flags");
+}
+
+/* Which of the interface's two properties @pspec is: 1 "url", 2 "flags",
+ * 0 neither. GObject hands an implementation the interface's own
+ * GParamSpec for a property it overrides. */
+static int
+construct_property (GParamSpec *pspec)
+{
+  if (pspec == NULL || pspec->owner_type != NCZ_TYPE_STORE)
+    return 0;
+  if (strcmp (pspec->name, "url") == 0)
+    return 1;
+  if (strcmp (pspec->name, "flags") == 0)
+    return 2;
+  return 0;
+}
+
+/**
+ * ncz_store_get_construct_property:
+ * @pspec: the property asked for, as get_property receives it
+ * @value: where the value goes
+ * @url: (nullable): the store's URL
+ * @flags: the store's flags
+ *
+ * For a store's get_property: gives "url" or "flags".
+ *
+ * Returns: %TRUE if @pspec is one of them (and @value is set)
+ */
+gboolean
+ncz_store_get_construct_property (GParamSpec   *pspec,
+                                  GValue       *value,
+                                  NczUrl       *url,
+                                  NczStoreFlags flags)
+{
+  switch (construct_property (pspec))
+    {
+    case 1:
+      g_value_set_object (value, url);
+      return TRUE;
+    case 2:
+      g_value_set_flags (value, flags);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/**
+ * ncz_store_set_construct_property:
+ * @pspec: the property set, as set_property receives it
+ * @value: the value
+ * @url: (inout): the store's URL field: takes a reference on the new
+ *   URL, drops the one it held
+ * @flags: (inout): the store's flags field
+ *
+ * For a store's set_property: stores "url" or "flags".
+ *
+ * Returns: %TRUE if @pspec is one of them (and its field is set)
+ */
+gboolean
+ncz_store_set_construct_property (GParamSpec    *pspec,
+                                  const GValue  *value,
+                                  NczUrl       **url,
+                                  NczStoreFlags *flags)
+{
+  switch (construct_property (pspec))
+    {
+    case 1:
+      g_set_object (url, g_value_get_object (value));
+      return TRUE;
+    case 2:
+      *flags = g_value_get_flags (value);
+      return TRUE;
+    default:
+      return FALSE;
+    }
 }

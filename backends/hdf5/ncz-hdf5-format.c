@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
@@ -17,9 +16,9 @@
  *
  * netCDF-4 files through libhdf5. A local file is opened with HDF5's own
  * POSIX driver, read-only or for update in place. A new file is written
- * to a staging file beside the target (`.NAME.ncz-XXXXXX`) and renamed
- * over it at close, so a failed or discarded creation leaves what was at
- * the path as it was. A URL that is not a local file, or that has mode
+ * to a staging file beside the target (`.NAME.ncz-hHOST-pPID-XXXXXX`) and
+ * renamed over it at close, so a failed or discarded creation leaves what
+ * was at the path as it was. A URL that is not a local file, or that has mode
  * `bytes`, is read through a store with ranged reads (hdf5-vfd.c).
  *
  * Every libhdf5 call is made with the module-wide lock held.
@@ -144,72 +143,19 @@ hdf5_open (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, GE
   return ok;
 }
 
-/* Staging files are named `.NAME.ncz-XXXXXX` (NAME cut to 200 bytes so
- * the whole name fits any file system). While a writer lives it holds an
- * open-file-description read lock on its staging file; such locks are
- * apart from the flock() libhdf5 takes on the same file, and they go with
- * the process, so a staging file nobody holds belongs to a writer that
- * was killed. The next creation of the same path removes those, once
- * they are a minute old (an age no live writer's file can have unlocked:
- * it is locked right after it is made). */
-#define STALE_STAGE_SECONDS 60
-
-static char *
-stage_prefix (const char *base)
-{
-  return g_strdup_printf (".%.*s.ncz-", (int) MIN (strlen (base), 200), base);
-}
-
-static gboolean
-lock_stage (int fd, short type)
-{
-  struct flock lock = { .l_type = type, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
-
-  return fcntl (fd, F_OFD_SETLK, &lock) == 0;
-}
-
-static void
-remove_stale_stages (const char *dir,
-                     const char *base)
-{
-  g_autofree char *prefix = stage_prefix (base);
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  gsize prefix_len = strlen (prefix);
-  time_t now = time (NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = NULL;
-      const char *tail;
-      struct stat st;
-      gboolean ours = TRUE;
-      int fd;
-
-      if (strncmp (name, prefix, prefix_len) != 0)
-        continue;
-      tail = name + prefix_len;
-      if (strlen (tail) != 6)
-        continue;
-      for (int i = 0; i < 6; i++)
-        ours = ours && g_ascii_isalnum (tail[i]);
-      if (!ours)
-        continue;
-      path = g_build_filename (dir, name, NULL);
-      if (lstat (path, &st) < 0 || !S_ISREG (st.st_mode) ||
-          now - st.st_mtime < STALE_STAGE_SECONDS)
-        continue;
-      fd = open (path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-      if (fd < 0)
-        continue;
-      if (lock_stage (fd, F_WRLCK))
-        {
-          g_debug ("%s: removing the staging file of a writer that did not finish", path);
-          g_unlink (path);
-        }
-      close (fd);
-    }
-}
+/* Staging files are named `.NAME.ncz-hHOST-pPID-XXXXXX`, with no kind
+ * (<ncz/ncz-staging.h>; earlier versions wrote `.NAME.ncz-XXXXXX`). While
+ * a writer lives it holds an open-file-description read lock on its
+ * staging file; such locks are apart from the flock() libhdf5 takes on
+ * the same file, they go with the process, and NFS forwards them to its
+ * server. The next creation of the same path removes the staging files
+ * that are leftovers by the rule of ncz_staging_remove_leftovers(): a
+ * file of this host whose writer is dead and that nobody holds, or a
+ * file of another host (or of an earlier version) unchanged for a day
+ * and not held. */
+static const NczStagingKind staging_kinds[] = {
+  { "", FALSE, NCZ_STAGING_LOCK_OFD },
+};
 
 /* Removes the staging file, if any, and lets go of its lock. */
 static void
@@ -230,8 +176,6 @@ hdf5_create (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, 
   NczHdf5Format *self = NCZ_HDF5_FORMAT (format);
   const char *path = ncz_url_get_local_path (self->url);
   g_autofree char *dir = NULL;
-  g_autofree char *base = NULL;
-  g_autofree char *prefix = NULL;
   g_autofree char *template = NULL;
   gboolean ok;
   int fd;
@@ -249,10 +193,8 @@ hdf5_create (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, 
     }
   self->path = g_strdup (path);
   dir = g_path_get_dirname (path);
-  base = g_path_get_basename (path);
-  remove_stale_stages (dir, base);
-  prefix = stage_prefix (base);
-  template = g_strdup_printf ("%s/%sXXXXXX", dir, prefix);
+  ncz_staging_remove_leftovers (path, staging_kinds, G_N_ELEMENTS (staging_kinds), NULL, NULL);
+  template = ncz_staging_path_for (path, "");
   fd = g_mkstemp_full (template, O_RDWR | O_CLOEXEC, 0644);
   if (fd < 0)
     {
@@ -264,7 +206,7 @@ hdf5_create (NczFormat *format, NczDataset *dataset, GCancellable *cancellable, 
     }
   /* where the file system has no such locks the file is only ever
    * removed by this writer */
-  if (!lock_stage (fd, F_RDLCK))
+  if (!ncz_staging_hold_lock (fd, NCZ_STAGING_LOCK_OFD))
     g_debug ("%s: cannot lock the staging file %s: %s", path, template, g_strerror (errno));
   self->stage_fd = fd;
   self->stage_path = g_steal_pointer (&template);

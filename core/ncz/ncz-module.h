@@ -4,7 +4,9 @@
  * beyond the public API: buffers from Ncz's pool, byte order helpers,
  * chunk geometry, the loader calls a format backend uses to build the
  * model while opening a dataset, the exact JSON reader for metadata
- * (<ncz/ncz-json.h>) and the binary filter ABIs (<ncz/ncz-filter-abi.h>).
+ * (<ncz/ncz-json.h>), the binary filter ABIs (<ncz/ncz-filter-abi.h>),
+ * the locks of writers that share a dataset (<ncz/ncz-lock-file.h>) and
+ * the entries stores stage beside a dataset (<ncz/ncz-staging.h>).
  *
  * Opt-in: define NCZ_ENABLE_MODULE_API before including it. The SDK is C
  * only (not introspected) and versioned by NCZ_MODULE_SDK_VERSION, which
@@ -23,6 +25,7 @@
 #include <ncz/ncz-filter-abi.h>
 #include <ncz/ncz-codec-chain.h>
 #include <ncz/ncz-lock-file.h>
+#include <ncz/ncz-staging.h>
 
 G_BEGIN_DECLS
 
@@ -54,6 +57,35 @@ NCZ_MODULE_API gboolean ncz_dataset_is_discarded (NczDataset *self);
 /* Whether the dataset was opened with NCZ_OPEN_WRITE_DATA: a format then
  * stores chunks and never its metadata. */
 NCZ_MODULE_API gboolean ncz_dataset_is_data_only (NczDataset *self);
+
+/* Stores: the construct-only properties "url" and "flags" that every
+ * NczStore has, for a store that keeps them in two fields of its
+ * instance (an NczUrl * it owns and an NczStoreFlags). In class_init:
+ *
+ *   ncz_store_class_override_properties (object_class, PROP_URL, PROP_FLAGS);
+ *
+ * and in get_property / set_property, before the store's own properties:
+ *
+ *   if (ncz_store_get_construct_property (pspec, value, self->url, self->flags))
+ *     return;
+ *   if (ncz_store_set_construct_property (pspec, value, &self->url, &self->flags))
+ *     return;
+ *
+ * They recognize the two properties by @pspec (GObject passes the
+ * interface's), so a store's switch on its own property ids stays as it
+ * was. Setting "url" takes a reference, which the store drops in its
+ * finalize. Each returns FALSE for any other property. */
+NCZ_MODULE_API void ncz_store_class_override_properties (GObjectClass *object_class,
+                                                         guint         url_id,
+                                                         guint         flags_id);
+NCZ_MODULE_API gboolean ncz_store_get_construct_property (GParamSpec   *pspec,
+                                                          GValue       *value,
+                                                          NczUrl       *url,
+                                                          NczStoreFlags flags);
+NCZ_MODULE_API gboolean ncz_store_set_construct_property (GParamSpec    *pspec,
+                                                          const GValue  *value,
+                                                          NczUrl       **url,
+                                                          NczStoreFlags *flags);
 
 /* Takes ownership of @filters (element-type NczFilterSpec), may be NULL. */
 NCZ_MODULE_API void ncz_variable_set_filters (NczVariable *self, GPtrArray *filters);

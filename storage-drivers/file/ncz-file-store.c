@@ -11,7 +11,6 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <linux/openat2.h>
@@ -38,18 +37,22 @@
  * Existing objects are replaced through a temporary file beside them and
  * a rename, so a failed write never damages what was there. CREATE never
  * writes at the path itself: the new dataset is written in a directory
- * beside it (".NAME.ncz-new-XXXXXX", same parent, so same file system)
- * and swapped in by commit with one atomic rename; discard removes it.
+ * beside it (".NAME.ncz-new-hHOST-pPID-XXXXXX", same parent, so same file
+ * system; <ncz/ncz-staging.h>) and swapped in by commit with one atomic
+ * rename; discard removes it.
  * Whatever was at the path (a dataset, a file, nothing) stays as it was
  * until the commit, and stays if it never comes.
  *
  * Readers and writers hold a shared flock on the tree they opened. A
  * writer that swapped a tree out removes it only when it can lock it
  * exclusively, i.e. when nobody reads it any more; otherwise it renames
- * it ".NAME.ncz-old-XXXXXX" and leaves it to the last reader (which
- * removes it when it closes, if it may) or to the next writer. A reader
- * therefore keeps a consistent view: the dataset it opened, whole, until
- * it closes, whatever replaces it meanwhile.
+ * it ".NAME.ncz-old-hHOST-p0-XXXXXX" and leaves it to the last reader
+ * (which removes it when it closes, if it may) or to the next writer. A
+ * reader therefore keeps a consistent view: the dataset it opened, whole,
+ * until it closes, whatever replaces it meanwhile. Where flock() does not
+ * reach other hosts (NFS directories, see docs/concurrency.md), a reader
+ * on another host is not seen: its tree may be removed under it, and its
+ * reads then fail.
  *
  * A writer of an existing dataset writes in place, into the tree it
  * opened. If another process replaced the dataset meanwhile, its writes
@@ -71,7 +74,7 @@ struct _NczFileStore
   GObject parent_instance;
 
   NczUrl *url;
-  guint flags;
+  NczStoreFlags flags;
   char *root;       /* absolute path of the root directory, for messages */
   int root_fd;      /* -1 until initialized; the tree opened, flocked shared */
   gboolean locked;  /* root_fd holds the shared lock */
@@ -1250,78 +1253,63 @@ remove_path (NczFileStore *self,
     g_debug ("cannot remove '%s': %s", path, error->message);
 }
 
-/* Entries beside a dataset: ".BASE.ncz-KIND-XXXXXX", where KIND is
- * "init" (a stage being set up, for the microseconds before its writer
- * locks it), "new" (a stage, locked shared by its writer while it lives)
- * or "old" (a dataset swapped out while readers still had it open,
- * locked shared by each of them). */
-#define SIDE_BASE_MAX 200
-#define STALE_INIT_SECONDS 60
+/* Entries beside a dataset (<ncz/ncz-staging.h>): "init" (a stage being
+ * set up, for the microseconds before its writer locks it), "new" (a
+ * stage, locked shared by its writer while it lives) and "old" (a dataset
+ * swapped out while readers still had it open, locked shared by each of
+ * them, so named for no process). A stage is named "init" until it is
+ * locked because versions of Ncz that wrote no owner in the name take an
+ * unlocked "new" for a dead writer's. */
+static const NczStagingKind staging_kinds[] = {
+  { "init", TRUE, NCZ_STAGING_LOCK_NONE },
+  { "new", TRUE, NCZ_STAGING_LOCK_FLOCK },
+  { "old", TRUE, NCZ_STAGING_LOCK_FLOCK },
+};
 
-static char *
-side_prefix (const char *target)
+static void
+remove_leftover (const char *path,
+                 gboolean    directory,
+                 gpointer    user_data)
 {
-  g_autofree char *base = g_path_get_basename (target);
-
-  return g_strdup_printf (".%.*s.ncz-", (int) MIN (strlen (base), SIDE_BASE_MAX), base);
-}
-
-/* A directory nobody holds a lock on: its owner is gone. */
-static gboolean
-lock_abandoned (const char *path,
-                int        *fd_out)
-{
-  int fd = open (path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-  *fd_out = fd;
-  return fd >= 0 && flock (fd, LOCK_EX | LOCK_NB) == 0;
+  remove_path (user_data, path);
 }
 
 /* Removes what earlier writers and readers of the dataset left beside
  * it: stages of writers that died and trees swapped out whose last
- * reader could not remove them. The lock is the proof: one that can be
- * locked exclusively has no owner. */
+ * reader could not remove them (the rule is ncz_staging_remove_leftovers()'s). */
 static void
-remove_leftovers (NczFileStore *self,
-                  const char   *parent,
-                  const char   *prefix)
+remove_leftovers (NczFileStore *self)
 {
-  g_autoptr(GDir) dir = g_dir_open (parent, 0, NULL);
-  gsize prefix_len = strlen (prefix);
-  time_t now = time (NULL);
-  const char *name;
+  ncz_staging_remove_leftovers (self->target, staging_kinds, G_N_ELEMENTS (staging_kinds),
+                                remove_leftover, self);
+}
 
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = NULL;
-      const char *kind;
-      struct stat st;
-      int fd;
+/* @template (ending in "XXXXXX") with the random part of @path */
+static char *
+with_random_part_of (char       *template,
+                     const char *path)
+{
+  gsize n = strlen (template), m = strlen (path);
 
-      if (strncmp (name, prefix, prefix_len) != 0)
-        continue;
-      kind = name + prefix_len;
-      path = g_build_filename (parent, name, NULL);
-      if (lstat (path, &st) < 0 || !S_ISDIR (st.st_mode))
-        continue;
-      if (g_str_has_prefix (kind, "init-"))
-        {
-          if (now - st.st_mtime >= STALE_INIT_SECONDS)
-            remove_path (self, path);
-          continue;
-        }
-      if (!g_str_has_prefix (kind, "new-") && !g_str_has_prefix (kind, "old-"))
-        continue;
-      if (lock_abandoned (path, &fd))
-        remove_path (self, path);
-      if (fd >= 0)
-        close (fd);
-    }
+  g_assert (n >= 6 && m >= 6);
+  memcpy (template + n - 6, path + m - 6, 6);
+  return template;
+}
+
+/* The name a swapped-out tree at @path takes while readers have it: an
+ * "old" entry of this host, for no process (its readers' locks keep it). */
+static char *
+retired_name (NczFileStore *self,
+              const char   *path)
+{
+  return with_random_part_of (ncz_staging_path_for_owner (self->target, "old",
+                                                          ncz_staging_get_host_tag (), 0),
+                              path);
 }
 
 /* Disposes of a tree swapped out by a commit (at @path): removed now
- * if nobody reads it, otherwise renamed ".BASE.ncz-old-XXXXXX" and left
- * to its last reader or the next writer. */
+ * if nobody reads it, otherwise renamed to an "old" entry and left to
+ * its last reader or the next writer. */
 static void
 retire_tree (NczFileStore *self,
              const char   *path)
@@ -1336,20 +1324,26 @@ retire_tree (NczFileStore *self,
       unlink (path);
       return;
     }
-  if (lock_abandoned (path, &fd))
-    remove_path (self, path);
+  fd = ncz_staging_lock_if_abandoned (path, TRUE, NCZ_STAGING_LOCK_FLOCK);
+  if (fd >= 0)
+    {
+      remove_path (self, path);
+      close (fd);
+    }
   else
     {
-      g_autofree char *parent = g_path_get_dirname (path);
-      g_autofree char *prefix = side_prefix (self->target);
-      g_autofree char *old = g_strdup_printf ("%s/%sold-%s", parent, prefix,
-                                              path + strlen (path) - 6);
+      g_autofree char *old = retired_name (self, path);
 
-      if (rename (path, old) < 0)
-        g_debug ("cannot rename '%s': %s", path, g_strerror (errno));
+      if (strcmp (old, path) != 0 && rename (path, old) < 0)
+        {
+          g_debug ("cannot rename '%s': %s", path, g_strerror (errno));
+          return;
+        }
+      /* retired now: a scan on another host measures its age from here,
+       * not from the dataset's last change */
+      if (utimensat (AT_FDCWD, old, NULL, AT_SYMLINK_NOFOLLOW) < 0)
+        g_debug ("cannot touch '%s': %s", old, g_strerror (errno));
     }
-  if (fd >= 0)
-    close (fd);
 }
 
 /* Whether what is at the target may be replaced: nothing, a regular
@@ -1489,12 +1483,11 @@ start_stage (NczFileStore *self,
              GError      **error)
 {
   g_autofree char *parent = g_path_get_dirname (self->target);
-  g_autofree char *prefix = side_prefix (self->target);
-  g_autofree char *init = g_strdup_printf ("%s/%sinit-XXXXXX", parent, prefix);
+  g_autofree char *init = ncz_staging_path_for (self->target, "init");
   g_autofree char *stage = NULL;
   int fd = -1, errsv;
 
-  remove_leftovers (self, parent, prefix);
+  remove_leftovers (self);
   if (g_mkdtemp_full (init, 0777) == NULL)
     {
       errsv = errno;
@@ -1508,9 +1501,11 @@ start_stage (NczFileStore *self,
       goto failed;
     }
   /* locked before it gets the name other writers look at: a stage that
-   * can be locked exclusively is always a dead writer's */
-  flock (fd, LOCK_SH);
-  stage = g_strdup_printf ("%s/%snew-%s", parent, prefix, init + strlen (init) - 6);
+   * can be locked exclusively is a dead writer's (where the file system
+   * has no locks, only the owner in its name keeps it) */
+  if (!ncz_staging_hold_lock (fd, NCZ_STAGING_LOCK_FLOCK))
+    g_debug ("cannot lock the stage '%s': %s", init, g_strerror (errno));
+  stage = with_random_part_of (ncz_staging_path_for (self->target, "new"), init);
   if (rename (init, stage) < 0)
     {
       errsv = errno;
@@ -1615,13 +1610,7 @@ ncz_file_store_commit (NczStore     *store,
   errsv = errno;
   if (errsv != EINVAL && errsv != ENOSYS && errsv != ENOTSUP)
     goto failed;
-  {
-    g_autofree char *parent = g_path_get_dirname (self->target);
-    g_autofree char *prefix = side_prefix (self->target);
-
-    old = g_strdup_printf ("%s/%sold-%s", parent, prefix,
-                           self->stage + strlen (self->stage) - 6);
-  }
+  old = retired_name (self, self->stage);
   if (rename (self->target, old) < 0)
     {
       errsv = errno;
@@ -1715,7 +1704,6 @@ static void
 remove_if_orphaned (NczFileStore *self)
 {
   g_autofree char *parent = NULL;
-  g_autofree char *prefix = NULL;
   g_autoptr(GDir) dir = NULL;
   struct stat st;
   const char *name;
@@ -1727,13 +1715,14 @@ remove_if_orphaned (NczFileStore *self)
   if (flock (self->root_fd, LOCK_EX | LOCK_NB) < 0)
     return;   /* others still read it */
   parent = g_path_get_dirname (self->target);
-  prefix = side_prefix (self->target);
   dir = g_dir_open (parent, 0, NULL);
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     {
       g_autofree char *path = NULL;
 
-      if (!g_str_has_prefix (name, prefix))
+      /* swapped out: renamed "old", or still under the stage's name */
+      if (!ncz_staging_parse (self->target, name, "old", NULL) &&
+          !ncz_staging_parse (self->target, name, "new", NULL))
         continue;
       path = g_build_filename (parent, name, NULL);
       if (lstat (path, &st) == 0 && S_ISDIR (st.st_mode) &&
@@ -1826,17 +1815,8 @@ ncz_file_store_get_property (GObject    *object,
 {
   NczFileStore *self = NCZ_FILE_STORE (object);
 
-  switch (prop_id)
-    {
-    case PROP_URL:
-      g_value_set_object (value, self->url);
-      break;
-    case PROP_FLAGS:
-      g_value_set_flags (value, self->flags);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (!ncz_store_get_construct_property (pspec, value, self->url, self->flags))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -1847,17 +1827,8 @@ ncz_file_store_set_property (GObject      *object,
 {
   NczFileStore *self = NCZ_FILE_STORE (object);
 
-  switch (prop_id)
-    {
-    case PROP_URL:
-      g_set_object (&self->url, g_value_get_object (value));
-      break;
-    case PROP_FLAGS:
-      self->flags = g_value_get_flags (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (!ncz_store_set_construct_property (pspec, value, &self->url, &self->flags))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -1890,8 +1861,7 @@ ncz_file_store_class_init (NczFileStoreClass *klass)
   object_class->set_property = ncz_file_store_set_property;
   object_class->finalize = ncz_file_store_finalize;
 
-  g_object_class_override_property (object_class, PROP_URL, "url");
-  g_object_class_override_property (object_class, PROP_FLAGS, "flags");
+  ncz_store_class_override_properties (object_class, PROP_URL, PROP_FLAGS);
 }
 
 static void

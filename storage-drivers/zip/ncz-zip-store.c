@@ -6,9 +6,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <zip.h>
 
@@ -33,7 +31,8 @@
  * (MAX_DEFLATE_RATIO) is refused before anything is allocated.
  *
  * Writing: objects written are kept in files of a staging directory
- * beside the archive (".NAME.ncz-zip-XXXXXX"), never in memory; commit
+ * beside the archive (".NAME.ncz-zip-hHOST-pPID-XXXXXX",
+ * <ncz/ncz-staging.h>), never in memory; commit
  * (and, for a store opened for update, the release of the store) builds
  * a new archive beside the old one from the staged files and the
  * untouched entries of the old archive, flushes it and renames it over
@@ -109,7 +108,7 @@ struct _NczZipStore
   GObject parent_instance;
 
   NczUrl *url;
-  guint flags;
+  NczStoreFlags flags;
   char *path;           /* absolute path of the archive, for messages */
   char *target;         /* the path replaced at commit (where a link points) */
   gboolean ready;
@@ -1422,30 +1421,21 @@ relock_for_change (NczZipStore  *self,
   return TRUE;
 }
 
-static char *
-side_name (NczZipStore *self,
-           const char  *kind)
-{
-  g_autofree char *parent = g_path_get_dirname (self->target);
-  g_autofree char *base = g_path_get_basename (self->target);
-
-  return g_strdup_printf ("%s/.%.*s.ncz-%s-XXXXXX", parent, (int) MIN (strlen (base), 200),
-                          base, kind);
-}
-
 /* What writers that died left beside the archive: staging directories
- * (".NAME.ncz-zip-XXXXXX", locked shared by their writer while it lives)
- * and new archives never renamed into place (".NAME.ncz-new-XXXXXX",
- * locked while being written, and libzip's temporary files beside
- * them). Only what nobody holds a lock on and was not changed for a
- * while is removed. The scan runs with the writer lock held, so no
+ * (".NAME.ncz-zip-hHOST-pPID-XXXXXX", locked shared by their writer
+ * while it lives) and new archives never renamed into place
+ * (".NAME.ncz-new-hHOST-pPID-XXXXXX", locked while being written, and
+ * libzip's temporary files beside them, which add ".XXXXXX" and belong
+ * to the same writer). Which of them are leftovers is the rule of
+ * <ncz/ncz-staging.h>. The scan runs with the writer lock held, so no
  * other live writer of the archive should have anything staged; the
- * flock() on each leftover stays the proof that it is abandoned all the
- * same, since it does not depend on every writer holding the same lock
- * file (a discarded creation unlinks the one a waiting writer may have
- * open). */
-#define STALE_STAGE_SECONDS 60
-#define STALE_ARCHIVE_SECONDS 600
+ * rule stays the proof that a leftover is abandoned all the same, since
+ * it does not depend on every writer holding the same lock file (a
+ * discarded creation unlinks the one a waiting writer may have open). */
+static const NczStagingKind staging_kinds[] = {
+  { "zip", TRUE, NCZ_STAGING_LOCK_FLOCK },
+  { "new", FALSE, NCZ_STAGING_LOCK_FLOCK },
+};
 
 static void
 remove_dir_files (const char *path)
@@ -1465,43 +1455,8 @@ remove_dir_files (const char *path)
 static void
 remove_leftovers (NczZipStore *self)
 {
-  g_autofree char *parent = g_path_get_dirname (self->target);
-  g_autofree char *base = g_path_get_basename (self->target);
-  g_autofree char *prefix = g_strdup_printf (".%.*s.ncz-", (int) MIN (strlen (base), 200), base);
-  g_autoptr(GDir) dir = g_dir_open (parent, 0, NULL);
-  time_t now = time (NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = NULL;
-      const char *kind;
-      struct stat st;
-      gboolean is_stage;
-      int fd;
-
-      if (!g_str_has_prefix (name, prefix))
-        continue;
-      kind = name + strlen (prefix);
-      is_stage = g_str_has_prefix (kind, "zip-");
-      if (!is_stage && !g_str_has_prefix (kind, "new-"))
-        continue;
-      path = g_build_filename (parent, name, NULL);
-      if (lstat (path, &st) < 0 || (is_stage ? !S_ISDIR (st.st_mode) : !S_ISREG (st.st_mode)) ||
-          now - st.st_mtime < (is_stage ? STALE_STAGE_SECONDS : STALE_ARCHIVE_SECONDS))
-        continue;
-      fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (is_stage ? O_DIRECTORY : 0));
-      if (fd < 0)
-        continue;
-      if (flock (fd, LOCK_EX | LOCK_NB) == 0)
-        {
-          if (is_stage)
-            remove_dir_files (path);
-          else
-            unlink (path);
-        }
-      close (fd);
-    }
+  ncz_staging_remove_leftovers (self->target, staging_kinds, G_N_ELEMENTS (staging_kinds),
+                                NULL, NULL);
 }
 
 /* Makes the staging directory beside the archive. Called with the lock. */
@@ -1515,7 +1470,7 @@ ensure_stage (NczZipStore *self,
   if (self->stage != NULL)
     return TRUE;
   remove_leftovers (self);
-  stage = side_name (self, "zip");
+  stage = ncz_staging_path_for (self->target, "zip");
   if (g_mkdtemp_full (stage, 0700) == NULL)
     {
       int errsv = errno;
@@ -1528,11 +1483,10 @@ ensure_stage (NczZipStore *self,
       g_free (stage);
       return FALSE;
     }
-  /* a new directory, so fresh for STALE_STAGE_SECONDS: locked long before
-   * another writer would take it for a leftover */
+  /* until it is locked, this process's id in its name keeps it */
   self->stage_fd = open (stage, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (self->stage_fd >= 0)
-    flock (self->stage_fd, LOCK_SH);
+  if (self->stage_fd >= 0 && !ncz_staging_hold_lock (self->stage_fd, NCZ_STAGING_LOCK_FLOCK))
+    g_debug ("cannot lock the staging directory '%s': %s", stage, g_strerror (errno));
   self->stage = stage;
   return TRUE;
 }
@@ -1818,7 +1772,7 @@ zip_store_commit (NczStore     *store,
       return TRUE;
     }
 
-  tmp = side_name (self, "new");
+  tmp = ncz_staging_path_for (self->target, "new");
   fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0666);
   if (fd < 0)
     {
@@ -1831,7 +1785,8 @@ zip_store_commit (NczStore     *store,
       return FALSE;
     }
   /* locked until it is in place or removed: not a leftover */
-  flock (fd, LOCK_SH);
+  if (!ncz_staging_hold_lock (fd, NCZ_STAGING_LOCK_FLOCK))
+    g_debug ("cannot lock '%s': %s", tmp, g_strerror (errno));
 
   ok = build_archive (self, tmp, error);
   if (ok && !sync_path (tmp, O_RDONLY))
@@ -2172,17 +2127,8 @@ ncz_zip_store_get_property (GObject    *object,
 {
   NczZipStore *self = NCZ_ZIP_STORE (object);
 
-  switch (prop_id)
-    {
-    case PROP_URL:
-      g_value_set_object (value, self->url);
-      break;
-    case PROP_FLAGS:
-      g_value_set_flags (value, self->flags);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (!ncz_store_get_construct_property (pspec, value, self->url, self->flags))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -2193,17 +2139,8 @@ ncz_zip_store_set_property (GObject      *object,
 {
   NczZipStore *self = NCZ_ZIP_STORE (object);
 
-  switch (prop_id)
-    {
-    case PROP_URL:
-      g_set_object (&self->url, g_value_get_object (value));
-      break;
-    case PROP_FLAGS:
-      self->flags = g_value_get_flags (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (!ncz_store_set_construct_property (pspec, value, &self->url, &self->flags))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -2248,8 +2185,7 @@ ncz_zip_store_class_init (NczZipStoreClass *klass)
   object_class->set_property = ncz_zip_store_set_property;
   object_class->finalize = ncz_zip_store_finalize;
 
-  g_object_class_override_property (object_class, PROP_URL, "url");
-  g_object_class_override_property (object_class, PROP_FLAGS, "flags");
+  ncz_store_class_override_properties (object_class, PROP_URL, PROP_FLAGS);
 }
 
 static void

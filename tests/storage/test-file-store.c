@@ -19,6 +19,7 @@
 
 #include "ncz-file-store.h"
 #include "store-checks.h"
+#include <ncz/ncz-module.h>
 
 /* System calls that misbehave on demand: the driver's sources are built
  * into this program, so its write() and pread() calls come here. Armed
@@ -107,6 +108,55 @@ write_file (const char *root,
   g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
   g_assert_true (g_file_set_contents (path, text, -1, &error));
   g_assert_no_error (error);
+}
+
+/* The pid of a process that has ended (and been reaped). */
+static guint
+dead_pid (void)
+{
+  pid_t pid = fork ();
+  int status;
+
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    _exit (0);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  return (guint) pid;
+}
+
+/* The path of an entry beside @target named for @host and @pid, with
+ * @random as its random part. */
+static char *
+owned_entry (const char *target,
+             const char *kind,
+             guint64     host,
+             guint       pid,
+             const char *random)
+{
+  char *path = ncz_staging_path_for_owner (target, kind, host, pid);
+
+  g_assert_true (g_str_has_suffix (path, "XXXXXX"));
+  memcpy (path + strlen (path) - 6, random, 6);
+  return path;
+}
+
+/* Dates @path and everything in it to @times. */
+static void
+age_tree (const char      *path,
+          struct utimbuf  *times)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      age_tree (child, times);
+    }
+  if (dir != NULL)
+    g_dir_close (dir);
+  g_assert_cmpint (utime (path, times), ==, 0);
 }
 
 static void
@@ -338,21 +388,32 @@ test_create_replaces (Fixture       *f,
   g_assert_null (strstr (entries, "ncz-new"));
   g_clear_pointer (&entries, g_free);
 
-  /* What writers that died left is removed by the next writer as soon
-   * as nobody holds its lock, whatever its age: a stage, an old tree. A
-   * live writer's (locked) stays, and so does a stage being set up
-   * ("init", not locked yet) unless it is a minute old. */
+  /* What writers and readers that are gone left beside the dataset is
+   * removed by the next writer (<ncz/ncz-staging.h>): this host's stages
+   * and old trees whose process is dead and whose lock nobody holds,
+   * whatever their age. A live writer's (locked) stays, and so does a
+   * stage being set up ("init", not locked yet) while its process lives.
+   * Entries of other hosts, and those named by earlier versions, go only
+   * once unchanged for a day and unlocked. */
   {
-    g_autofree char *stale = g_build_filename (f->base, ".store.ncz-new-AAAAAA", NULL);
-    g_autofree char *live = g_build_filename (f->base, ".store.ncz-new-BBBBBB", NULL);
-    g_autofree char *fresh = g_build_filename (f->base, ".store.ncz-new-CCCCCC", NULL);
-    g_autofree char *old = g_build_filename (f->base, ".store.ncz-old-DDDDDD", NULL);
-    g_autofree char *reading = g_build_filename (f->base, ".store.ncz-old-EEEEEE", NULL);
-    g_autofree char *init = g_build_filename (f->base, ".store.ncz-init-FFFFFF", NULL);
-    g_autofree char *old_init = g_build_filename (f->base, ".store.ncz-init-GGGGGG", NULL);
+    guint64 here = ncz_staging_get_host_tag ();
+    guint dead = dead_pid ();
+    g_autofree char *stale = owned_entry (f->root, "new", here, dead, "AAAAAA");
+    g_autofree char *live = owned_entry (f->root, "new", here, dead, "BBBBBB");
+    g_autofree char *fresh = owned_entry (f->root, "new", here, dead, "CCCCCC");
+    g_autofree char *old = owned_entry (f->root, "old", here, 0, "DDDDDD");
+    g_autofree char *reading = owned_entry (f->root, "old", here, 0, "EEEEEE");
+    g_autofree char *init = owned_entry (f->root, "init", here, (guint) getpid (), "FFFFFF");
+    g_autofree char *dead_init = owned_entry (f->root, "init", here, dead, "GGGGGG");
     g_autofree char *other = g_build_filename (f->base, ".other.ncz-new-HHHHHH", NULL);
+    g_autofree char *remote = owned_entry (f->root, "new", here ^ 1, dead, "IIIIII");
+    g_autofree char *remote_old = owned_entry (f->root, "new", here ^ 1, dead, "JJJJJJ");
+    g_autofree char *legacy = g_build_filename (f->base, ".store.ncz-new-KKKKKK", NULL);
+    g_autofree char *legacy_old = g_build_filename (f->base, ".store.ncz-new-LLLLLL", NULL);
+    g_autofree char *legacy_init = g_build_filename (f->base, ".store.ncz-init-MMMMMM", NULL);
     g_autofree char *base_name = g_path_get_basename (f->root);
-    struct utimbuf old_times = { time (NULL) - 3600, time (NULL) - 3600 };
+    struct utimbuf hour_ago = { time (NULL) - 3600, time (NULL) - 3600 };
+    struct utimbuf days_ago = { time (NULL) - 2 * 86400, time (NULL) - 2 * 86400 };
     int live_fd, reading_fd;
 
     g_assert_cmpstr (base_name, ==, "store");
@@ -362,12 +423,22 @@ test_create_replaces (Fixture       *f,
     write_file (old, "v/0", "read by a reader that died");
     write_file (reading, "v/0", "being read");
     write_file (other, "v/0", "another dataset's");
+    write_file (remote, "v/0", "another host's writer");
+    write_file (remote_old, "v/0", "another host's writer, gone long ago");
+    write_file (legacy, "v/0", "an earlier version's writer");
+    write_file (legacy_old, "v/0", "an earlier version's writer, gone long ago");
     g_assert_cmpint (g_mkdir (init, 0755), ==, 0);
-    g_assert_cmpint (g_mkdir (old_init, 0755), ==, 0);
-    g_assert_cmpint (utime (stale, &old_times), ==, 0);
-    g_assert_cmpint (utime (live, &old_times), ==, 0);
-    g_assert_cmpint (utime (old_init, &old_times), ==, 0);
-    g_assert_cmpint (utime (other, &old_times), ==, 0);
+    g_assert_cmpint (g_mkdir (dead_init, 0755), ==, 0);
+    g_assert_cmpint (g_mkdir (legacy_init, 0755), ==, 0);
+    g_assert_cmpint (utime (stale, &hour_ago), ==, 0);
+    g_assert_cmpint (utime (live, &days_ago), ==, 0);
+    g_assert_cmpint (utime (init, &days_ago), ==, 0);
+    g_assert_cmpint (utime (other, &days_ago), ==, 0);
+    g_assert_cmpint (utime (remote, &hour_ago), ==, 0);
+    age_tree (remote_old, &days_ago);
+    g_assert_cmpint (utime (legacy, &hour_ago), ==, 0);
+    age_tree (legacy_old, &days_ago);
+    g_assert_cmpint (utime (legacy_init, &days_ago), ==, 0);
     live_fd = open (live, O_RDONLY | O_DIRECTORY);
     g_assert_cmpint (live_fd, >=, 0);
     g_assert_cmpint (flock (live_fd, LOCK_SH), ==, 0);
@@ -380,10 +451,15 @@ test_create_replaces (Fixture       *f,
     g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
     g_assert_false (g_file_test (fresh, G_FILE_TEST_EXISTS));
     g_assert_false (g_file_test (old, G_FILE_TEST_EXISTS));
-    g_assert_false (g_file_test (old_init, G_FILE_TEST_EXISTS));
+    g_assert_false (g_file_test (dead_init, G_FILE_TEST_EXISTS));
+    g_assert_false (g_file_test (remote_old, G_FILE_TEST_EXISTS));
+    g_assert_false (g_file_test (legacy_old, G_FILE_TEST_EXISTS));
+    g_assert_false (g_file_test (legacy_init, G_FILE_TEST_EXISTS));
     assert_file (live, "v/0", "being written");
     assert_file (reading, "v/0", "being read");
     assert_file (other, "v/0", "another dataset's");
+    assert_file (remote, "v/0", "another host's writer");
+    assert_file (legacy, "v/0", "an earlier version's writer");
     g_assert_true (g_file_test (init, G_FILE_TEST_IS_DIR));
     g_object_unref (store);
     close (live_fd);
@@ -391,6 +467,8 @@ test_create_replaces (Fixture       *f,
     rm_rf (live);
     rm_rf (reading);
     rm_rf (other);
+    rm_rf (remote);
+    rm_rf (legacy);
     rm_rf (init);
   }
 

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <utime.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -19,6 +20,7 @@
 
 #include "ncz-zip-store.h"
 #include "store-checks.h"
+#include <ncz/ncz-module.h>
 
 /* rename() that fails on demand: the driver's sources are built into
  * this program, so the rename of its commit comes here (the one that
@@ -921,46 +923,98 @@ test_missing_parents (Fixture       *f,
 static void
 make_old (const char *path)
 {
-  struct utimbuf times = { time (NULL) - 3600, time (NULL) - 3600 };
+  struct utimbuf times = { time (NULL) - 2 * 86400, time (NULL) - 2 * 86400 };
 
   g_assert_cmpint (utime (path, &times), ==, 0);
 }
 
+/* The pid of a process that has ended (and been reaped). */
+static guint
+dead_pid (void)
+{
+  pid_t pid = fork ();
+  int status;
+
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    _exit (0);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  return (guint) pid;
+}
+
+/* An entry beside @target of @kind made by @pid of this host, with
+ * @random as its random part (and whatever @tail adds). */
+static char *
+entry_of (const char *target,
+          const char *kind,
+          guint       pid,
+          const char *random,
+          const char *tail)
+{
+  g_autofree char *path = ncz_staging_path_for_owner (target, kind,
+                                                      ncz_staging_get_host_tag (), pid);
+
+  memcpy (path + strlen (path) - 6, random, 6);
+  return g_strconcat (path, tail, NULL);
+}
+
 /* What dead writers left beside the archive goes with the next write;
- * what a live one holds (locked) or just made stays. */
+ * what a live one holds (locked), or made while it lives, stays, and so
+ * does what an earlier version's writer (whose names say nobody) left
+ * less than a day ago (<ncz/ncz-staging.h>). */
 static void
 test_leftovers (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autofree char *dead_stage = g_build_filename (f->base, ".store.zip.ncz-zip-AAAAAA", NULL);
+  guint dead = dead_pid ();
+  g_autofree char *dead_stage = entry_of (f->path, "zip", dead, "AAAAAA", "");
   g_autofree char *dead_file = g_build_filename (dead_stage, "0", NULL);
-  g_autofree char *dead_new = g_build_filename (f->base, ".store.zip.ncz-new-BBBBBB", NULL);
-  g_autofree char *live_stage = g_build_filename (f->base, ".store.zip.ncz-zip-CCCCCC", NULL);
-  g_autofree char *fresh_new = g_build_filename (f->base, ".store.zip.ncz-new-DDDDDD", NULL);
-  g_autofree char *other = g_build_filename (f->base, ".other.zip.ncz-new-EEEEEE", NULL);
+  g_autofree char *dead_new = entry_of (f->path, "new", dead, "BBBBBB", "");
+  g_autofree char *dead_libzip = entry_of (f->path, "new", dead, "BBBBBB", ".x1Y2z3");
+  g_autofree char *live_stage = entry_of (f->path, "zip", dead, "CCCCCC", "");
+  g_autofree char *live_new = entry_of (f->path, "new", (guint) getpid (), "DDDDDD", "");
+  g_autofree char *fresh_new = g_build_filename (f->base, ".store.zip.ncz-new-EEEEEE", NULL);
+  g_autofree char *old_stage = g_build_filename (f->base, ".store.zip.ncz-zip-FFFFFF", NULL);
+  g_autofree char *old_file = g_build_filename (old_stage, "0", NULL);
+  g_autofree char *old_new = g_build_filename (f->base, ".store.zip.ncz-new-GGGGGG", NULL);
+  g_autofree char *other = g_build_filename (f->base, ".other.zip.ncz-new-HHHHHH", NULL);
   g_autoptr(GError) error = NULL;
   int live_fd;
 
   g_assert_cmpint (g_mkdir (dead_stage, 0700), ==, 0);
   write_file (dead_file, "x", 1);
-  make_old (dead_stage);
   write_file (dead_new, "x", 1);
-  make_old (dead_new);
+  write_file (dead_libzip, "x", 1);
   g_assert_cmpint (g_mkdir (live_stage, 0700), ==, 0);
   make_old (live_stage);
   live_fd = open (live_stage, O_RDONLY | O_DIRECTORY);
   g_assert_cmpint (flock (live_fd, LOCK_SH), ==, 0);
+  write_file (live_new, "x", 1);
   write_file (fresh_new, "x", 1);
+  g_assert_cmpint (g_mkdir (old_stage, 0700), ==, 0);
+  write_file (old_file, "x", 1);
+  make_old (old_file);
+  make_old (old_stage);
+  write_file (old_new, "x", 1);
+  make_old (old_new);
   write_file (other, "x", 1);
   make_old (other);
 
   store_put (f->store, ".zgroup", "{}");
   g_assert_false (g_file_test (dead_stage, G_FILE_TEST_EXISTS));
   g_assert_false (g_file_test (dead_new, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (dead_libzip, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (old_stage, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (old_new, G_FILE_TEST_EXISTS));
   g_assert_true (g_file_test (live_stage, G_FILE_TEST_IS_DIR));
+  g_assert_true (g_file_test (live_new, G_FILE_TEST_IS_REGULAR));
   g_assert_true (g_file_test (fresh_new, G_FILE_TEST_IS_REGULAR));
   g_assert_true (g_file_test (other, G_FILE_TEST_IS_REGULAR));
   close (live_fd);
+  g_assert_cmpint (g_rmdir (live_stage), ==, 0);
+  g_assert_cmpint (g_unlink (live_new), ==, 0);
+  g_assert_cmpint (g_unlink (fresh_new), ==, 0);
+  g_assert_cmpint (g_unlink (other), ==, 0);
   g_assert_true (ncz_store_commit (f->store, NULL, &error));
   g_assert_no_error (error);
 }

@@ -447,9 +447,23 @@ assert_first_value (const char *path, gint32 first)
   g_assert_cmpint (back[0], ==, first);
 }
 
+/* Dates a file two days back, past the age a staging file whose name
+ * records no writer (an earlier version's) must have before another
+ * writer may remove it. */
+static void
+make_older (const char *path)
+{
+  struct utimbuf times = { .actime = time (NULL) - 2 * 86400,
+                           .modtime = time (NULL) - 2 * 86400 };
+
+  g_assert_cmpint (g_utime (path, &times), ==, 0);
+}
+
 /* A writer killed while creating a file leaves its staging file, and the
- * old file, behind; the next creation of that path removes the staging
- * file once it is old enough, and never one a live writer holds. */
+ * old file, behind; the next creation of that path removes it at once
+ * (its name records the writer, which is dead, and nobody holds it), and
+ * never one a live writer holds. A staging file named by an earlier
+ * version, which records no writer, goes only once a day old. */
 static void
 test_killed_writer (void)
 {
@@ -458,6 +472,7 @@ test_killed_writer (void)
   g_autofree char *path = NULL;
   g_autofree char *odd = NULL;
   g_autofree char *link = NULL;
+  g_autofree char *legacy = NULL;
   NczDataset *live, *next;
 
   if (g_test_subprocess ())
@@ -477,11 +492,22 @@ test_killed_writer (void)
   left = staging_files_of (g_get_user_cache_dir (), "killed.nc");
   g_assert_cmpuint (left->len, ==, 1);
 
-  /* young: could be a writer that has not locked it yet */
+  /* its writer is dead: removed however young */
   close_dataset (create_with_data (path, 2));
   now = staging_files_of (g_get_user_cache_dir (), "killed.nc");
-  g_assert_cmpuint (now->len, ==, 1);
+  g_assert_cmpuint (now->len, ==, 0);
   g_clear_pointer (&now, g_ptr_array_unref);
+
+  /* named by an earlier version: kept while young (it could be a writer
+   * of that version that has not locked it yet), removed once a day old */
+  legacy = g_strdup_printf ("%s/.killed.nc.ncz-Abc123", g_get_user_cache_dir ());
+  g_assert_true (g_file_set_contents (legacy, "x", 1, NULL));
+  make_old (legacy);
+  close_dataset (create_with_data (path, 2));
+  g_assert_true (g_file_test (legacy, G_FILE_TEST_IS_REGULAR));
+  make_older (legacy);
+  close_dataset (create_with_data (path, 2));
+  g_assert_false (g_file_test (legacy, G_FILE_TEST_EXISTS));
 
   /* files that are not staging files of this name are left alone */
   odd = g_strdup_printf ("%s/.killed.nc.ncz-abc12", g_get_user_cache_dir ());
@@ -493,7 +519,7 @@ test_killed_writer (void)
   /* a live writer's file, however old, stays while it holds it */
   live = create_with_data (path, 3);
   now = staging_files_of (g_get_user_cache_dir (), "killed.nc");
-  g_assert_cmpuint (now->len, ==, 4);
+  g_assert_cmpuint (now->len, ==, 3);
   for (guint i = 0; i < now->len; i++)
     if (!g_file_test (g_ptr_array_index (now, i), G_FILE_TEST_IS_SYMLINK))
       make_old (g_ptr_array_index (now, i));
@@ -501,8 +527,7 @@ test_killed_writer (void)
 
   next = create_with_data (path, 4);
   now = staging_files_of (g_get_user_cache_dir (), "killed.nc");
-  /* the killed writer's file is gone; the live writer's, this one's, the
-   * odd name and the link stay */
+  /* the live writer's file, this one's, the odd name and the link stay */
   g_assert_cmpuint (now->len, ==, 4);
   for (guint i = 0; i < now->len; i++)
     g_assert_cmpstr (g_ptr_array_index (now, i), !=, g_ptr_array_index (left, 0));

@@ -59,8 +59,9 @@
  *    else: if the record is the same after the chunks were received as
  *    before the metadata was read, no replacement began in between, so
  *    the metadata and the chunks are of the version that was complete
- *    when the reader opened it. A writer in place checks before and after
- *    each write and at commit: its write or its close fails if the
+ *    when the reader opened it. A writer in place checks before each
+ *    write, and its writes are checked after they were answered by its
+ *    next check or at commit: its next write or its close fails if the
  *    dataset was replaced meanwhile.
  *  - A replacer's commit checks that each chunk it wrote is still there
  *    as it wrote it (the ETags of the listing): a writer in place whose
@@ -150,11 +151,13 @@ struct _NczS3Store
   int baseline_state;   /* BASELINE_* */
   char *baseline_tag;   /* its ETag, NULL when there was no record */
   gboolean replaced;    /* a check found another generation: every call fails */
-  gboolean wrote;       /* a writer in place wrote: its commit checks */
   gint64 checked_at;    /* monotonic time the last check that found it unchanged ended */
+  gint64 write_done_at; /* … the last write of a writer in place was answered */
+  gint64 covered_until; /* … the last check that found it unchanged was sent */
   /* checks in flight, on the request thread only */
   GPtrArray *check_pending; /* CheckWaiters waiting for the next HEAD */
   GPtrArray *check_riding;  /* … for the HEAD in flight (NULL: none) */
+  gint64 check_sent_at;     /* … when it was sent */
 
   /* conditional writes: the server compares If-Match with the ETag
    * without its quotes (radosgw), learnt from a 412 on the current tag */
@@ -989,7 +992,7 @@ note_written (NczS3Store *self,
   if (self->replacing)
     g_hash_table_replace (self->written, g_strdup (key), g_strdup (etag));
   else
-    self->wrote = TRUE;
+    self->write_done_at = g_get_monotonic_time ();
   g_mutex_unlock (&self->lock);
 }
 
@@ -1026,7 +1029,6 @@ static gboolean generation_unchanged (NczS3Store *self, const char *tag, const G
                                       const char *key, gboolean writing, GError **error);
 static gboolean before_write (NczS3Store *self, const char *key, GCancellable *cancellable,
                               GError **error);
-static gboolean after_write (NczS3Store *self, const char *key, GError **error);
 static gboolean replace_guard (NczS3Store *self, GCancellable *cancellable, GError **error);
 static gboolean replace_guard_is_due (NczS3Store *self);
 
@@ -1348,7 +1350,7 @@ write_object (NczS3Store   *self,
   if (!ok)
     return FALSE;
   note_written (self, key, etag);
-  return after_write (self, key, error);
+  return TRUE;
 }
 
 static gboolean
@@ -1737,10 +1739,8 @@ ncz_s3_store_remove (NczStore     *store,
     g_ptr_array_add (objects, g_strconcat (lp, (char *) g_ptr_array_index (below, i), NULL));
   if (!delete_objects (self, objects, cancellable, error))
     return FALSE;
-  g_mutex_lock (&self->lock);
-  self->wrote = TRUE;
-  g_mutex_unlock (&self->lock);
-  return after_write (self, key, error);
+  note_written (self, key, NULL);
+  return TRUE;
 }
 
 static gboolean
@@ -2015,7 +2015,7 @@ ncz_s3_store_write_if (NczStore     *store,
   if (!write_conditional (self, key, data, tag, NULL, cancellable, error))
     return FALSE;
   note_written (self, key, NULL);
-  return after_write (self, key, error);
+  return TRUE;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -2737,6 +2737,13 @@ check_head_done (Call *call)
   else if (!record_missing (call))
     call_set_error (call, &io_error, "reading the dataset's generation object");
   call_free (call);
+  /* unchanged: every write answered before the HEAD was sent is checked */
+  g_mutex_lock (&self->lock);
+  if (io_error == NULL && self->baseline_state == BASELINE_TAKEN
+      && (tag == NULL ? self->baseline_tag == NULL
+                      : self->baseline_tag != NULL && etag_equal (tag, self->baseline_tag)))
+    self->covered_until = MAX (self->covered_until, self->check_sent_at);
+  g_mutex_unlock (&self->lock);
   if (self->check_pending->len > 0)
     check_start (self);
   /* last: a caller's callback may drop the last reference to the store */
@@ -2757,6 +2764,9 @@ check_start (NczS3Store *self)
 
   self->check_riding = g_steal_pointer (&self->check_pending);
   self->check_pending = g_ptr_array_new ();
+  g_mutex_lock (&self->lock);
+  self->check_sent_at = g_get_monotonic_time ();
+  g_mutex_unlock (&self->lock);
   call_submit (call, check_head_done, NULL);
 }
 
@@ -2847,9 +2857,17 @@ check_after_read (NczS3Store *self,
 }
 
 /* Before a write: a replacer's guard; for a writer in place, the
- * generation is still the one opened (best effort: a replacement may
- * begin between this check and the write, which the check after the
- * write catches). */
+ * generation is still the one opened, so that a write never goes into a
+ * replacement that began before it.
+ *
+ * A writer in place's writes are checked after they were answered too,
+ * but not at once: by the next check this store sends (before its next
+ * write, after a read of chunks) or, at the latest, at commit. The writer
+ * is told at its next write or at its close, as the file store tells it,
+ * and a write costs one HEAD before it rather than one on each side. A
+ * replacement that began between this check and the write finds the
+ * write at its commit (if the write landed among its chunks) or removes
+ * it (if not); either way the writer's next check fails. */
 static gboolean
 before_write (NczS3Store   *self,
               const char   *key,
@@ -2872,24 +2890,6 @@ before_write (NczS3Store   *self,
   return check_generation (self, key, TRUE, error);
 }
 
-/* After a write of a writer in place: if the generation changed, the
- * write may have gone into the new dataset (whose replacer then finds its
- * chunk changed and fails) or be removed by it; either way this writer is
- * told. */
-static gboolean
-after_write (NczS3Store *self,
-             const char *key,
-             GError    **error)
-{
-  gboolean replacing;
-
-  g_mutex_lock (&self->lock);
-  replacing = self->replacing;
-  g_mutex_unlock (&self->lock);
-  if (replacing || !checks_generation (self))
-    return TRUE;
-  return check_generation (self, key, TRUE, error);
-}
 
 /* ---------------------------------------------------------------------- */
 /* Asynchronous operations: real requests on the request thread */
@@ -3534,8 +3534,6 @@ ncz_s3_store_write_many (NczStore           *store,
         }
       call_free (calls[i]);
     }
-  if (ok && n_calls > 0 && !after_write (self, keys[0], error))
-    return FALSE;
   for (guint j = 0; ok && j < big->len; j++)
     {
       guint i = GPOINTER_TO_UINT (g_ptr_array_index (big, j)) - 1;
@@ -4007,19 +4005,21 @@ list_tagged (NczS3Store   *self,
   return g_steal_pointer (&out);
 }
 
-/* A writer in place that wrote: the dataset was not replaced since it
- * was opened (as the file store's commit says). */
+/* A writer in place whose last writes were not checked after they were
+ * answered: the dataset was not replaced since it was opened (as the
+ * file store's commit says). */
 static gboolean
 commit_in_place (NczS3Store   *self,
                  GCancellable *cancellable,
                  GError      **error)
 {
-  gboolean wrote;
+  gboolean unchecked;
 
+  /* writes not yet followed by a check (before_write) */
   g_mutex_lock (&self->lock);
-  wrote = self->wrote;
+  unchecked = self->write_done_at > self->covered_until;
   g_mutex_unlock (&self->lock);
-  if (!wrote)
+  if (!unchecked)
     return TRUE;
   if (!store_usable (self, NULL, TRUE, error))
     return FALSE;

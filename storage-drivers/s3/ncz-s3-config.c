@@ -764,10 +764,14 @@ resolve_options (NczS3Config *config,
   if (!parse_uint_option (url, "s3.timeout", "NCZ_S3_TIMEOUT", NCZ_S3_DEFAULT_TIMEOUT, 86400,
                           &config->timeout, error)
       || !parse_uint_option (url, "s3.retries", "NCZ_S3_RETRIES", NCZ_S3_DEFAULT_RETRIES, 100,
-                             &config->retries, error))
+                             &config->retries, error)
+      || !parse_uint_option (url, "s3.replace-stale", "NCZ_S3_REPLACE_STALE",
+                             NCZ_S3_DEFAULT_REPLACE_STALE, 86400, &config->replace_stale, error))
     return FALSE;
   if (config->timeout == 0)
     config->timeout = NCZ_S3_DEFAULT_TIMEOUT;
+  if (config->replace_stale == 0)
+    config->replace_stale = NCZ_S3_DEFAULT_REPLACE_STALE;
 
   config->tls_verify = TRUE;
   if (verify != NULL)

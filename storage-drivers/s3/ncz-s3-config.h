@@ -16,6 +16,7 @@ typedef enum {
 #define NCZ_S3_DEFAULT_REGION "us-east-1"
 #define NCZ_S3_DEFAULT_TIMEOUT 30
 #define NCZ_S3_DEFAULT_RETRIES 5
+#define NCZ_S3_DEFAULT_REPLACE_STALE 300
 #define NCZ_S3_MAX_KEY_BYTES 1024
 
 typedef struct
@@ -33,6 +34,7 @@ typedef struct
   char *session_token;
   guint timeout;       /* seconds per attempt */
   guint retries;       /* extra attempts on retryable failures */
+  guint replace_stale; /* seconds a replacement's generation record lives without heartbeat */
   gboolean tls_verify;
 } NczS3Config;
 

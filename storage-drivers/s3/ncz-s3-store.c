@@ -17,13 +17,58 @@
  * times.
  *
  * Replacing a dataset (NCZ_STORE_CREATE over existing objects): S3 has
- * no rename, so the store lists what is there when it opens, removes the
- * old metadata objects (.zgroup, .zattrs, .zarray, .zmetadata, .nczarr at
- * every level) before its first write, so that the old dataset no longer
- * opens, holds back the new metadata objects in memory, and at commit
- * removes the old objects that were not rewritten, then writes the
- * metadata, the root's last. Until then the prefix holds chunks only,
- * which open as nothing. See docs/s3.md.
+ * no rename, so the store claims the dataset's generation object first
+ * (below), then removes the old metadata objects (.zgroup, .zattrs,
+ * .zarray, .zmetadata, .nczarr at every level) before its first write, so
+ * that the old dataset no longer opens, holds back the new metadata
+ * objects in memory, and at commit lists the prefix again, removes what it
+ * did not write, then writes the metadata, the root's last. Until then
+ * the prefix holds chunks only, which open as nothing. See docs/s3.md.
+ *
+ * Generations. Nothing in S3 makes several objects change at once, so a
+ * replacement is announced in one object that every party reads: the
+ * generation object GENERATION_KEY at the dataset's prefix, a small JSON
+ * record {generation, state, host, pid, since, heartbeat, stale_after}
+ * that only replacers write, always with a conditional PUT.
+ *  - A replacer claims it before it changes anything at the prefix: a
+ *    record "replacing" of another replacer that is alive (written less
+ *    than its stale_after ago, by the server's clock) makes it wait up to
+ *    lock.timeout, then fail with NCZ_STORAGE_ERROR_LOCKED naming that
+ *    one; otherwise it writes its own record over what it read
+ *    (If-Match, If-None-Match when there is none), and a CONFLICT means
+ *    someone else was quicker: it reads again and waits for that one.
+ *    While it works a thread rewrites the record (heartbeat) every
+ *    stale_after / 5; a record not rewritten for stale_after belongs to a
+ *    replacer presumed dead and may be taken over. Before each write the
+ *    replacer makes sure its record is still its own and fresh, and before
+ *    it publishes the root metadata it rewrites the record conditionally:
+ *    a replacer whose record was taken over fails instead of publishing.
+ *    Only once the root metadata is written does the record say
+ *    "complete": a record that says so is never followed by a write of
+ *    that replacement, so the next replacer, which waits for it, never
+ *    has its prefix changed under it. A discarded replacement says
+ *    "discarded", which the next one takes over like "complete".
+ *  - A reader (or a writer in place) reads the record (its ETag, or
+ *    none) before the first metadata object it reads: the generation it
+ *    opened. A record "replacing" of a live replacer fails the open with
+ *    NCZ_STORAGE_ERROR_CONFLICT. After every read of chunks it checks that
+ *    the ETag is still the same (one HEAD, shared by the calls that finish
+ *    while it is in flight), else the read fails with CONFLICT: "the
+ *    dataset was replaced while it was being read". That is enough
+ *    because a replacer changes the record before it changes anything
+ *    else: if the record is the same after the chunks were received as
+ *    before the metadata was read, no replacement began in between, so
+ *    the metadata and the chunks are of the version that was complete
+ *    when the reader opened it. A writer in place checks before each
+ *    write, and its writes are checked after they were answered by its
+ *    next check or at commit: its next write or its close fails if the
+ *    dataset was replaced meanwhile.
+ *  - A replacer's commit checks that each chunk it wrote is still there
+ *    as it wrote it (the ETags of the listing): a writer in place whose
+ *    write crossed the start of the replacement fails the replacement
+ *    instead of mixing into it.
+ * Old versions of Ncz and other programs do not know the record: they
+ * are not protected, and do not protect others.
  *
  * Many writers of one dataset: read_tagged is a GET giving the ETag,
  * write_if one PUT with If-Match (or If-None-Match: *), a 412 a CONFLICT
@@ -36,8 +81,10 @@
 #include "ncz-s3-sign.h"
 #include "ncz-s3-xml.h"
 
+#include <ncz/ncz-module.h>
 #include <libsoup/soup.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_IN_FLIGHT 64
 #define IO_DEPTH_HINT 32
@@ -46,6 +93,12 @@
 #define DELETE_BATCH 1000
 #define BACKOFF_BASE_MS 100
 #define BACKOFF_MAX_MS 5000
+
+/* The generation record lives beside the dataset's objects; listings do
+ * not show it and a replacement's removals leave it. */
+#define GENERATION_KEY ".ncz-generation"
+
+enum { BASELINE_NONE, BASELINE_TAKING, BASELINE_TAKEN };
 
 struct _NczS3Store
 {
@@ -74,11 +127,37 @@ struct _NczS3Store
 
   /* replacing a dataset */
   gboolean replacing;   /* opened with CREATE, not yet committed or discarded */
-  gboolean prepared;    /* the old root metadata objects are gone */
-  GHashTable *old_keys; /* relative keys of the objects there at open */
-  GHashTable *written;  /* relative keys written since */
+  gboolean prepared;    /* the generation is claimed, the old metadata objects are gone */
+  GMutex prepare_lock;  /* one preparation at a time */
+  GHashTable *old_keys; /* relative keys of the objects there when it was claimed */
+  GHashTable *written;  /* relative keys written since → their ETag (or NULL) */
   GHashTable *held;     /* root metadata held back until commit: key → GBytes */
   gboolean initialized;
+
+  /* the replacer's generation record (guarded by gen_lock) */
+  GMutex gen_lock;
+  char *gen_id;         /* its generation id */
+  char *gen_since;      /* when it claimed it */
+  char *gen_tag;        /* the record's ETag as this store last wrote it */
+  gboolean claimed;     /* the record is this store's */
+  gboolean gen_done;    /* "complete" or "discarded" written: no more heartbeats */
+  gboolean lost;        /* another replacer took the record over (guarded by lock) */
+  gint64 gen_written_at; /* monotonic time of its last successful write (guarded by lock) */
+  GThread *heartbeat;
+  GCond heartbeat_cond; /* with lock */
+  gboolean heartbeat_stop;
+
+  /* readers and writers in place: the generation opened (guarded by lock) */
+  int baseline_state;   /* BASELINE_* */
+  char *baseline_tag;   /* its ETag, NULL when there was no record */
+  gboolean replaced;    /* a check found another generation: every call fails */
+  gint64 checked_at;    /* monotonic time the last check that found it unchanged ended */
+  gint64 write_done_at; /* … the last write of a writer in place was answered */
+  gint64 covered_until; /* … the last check that found it unchanged was sent */
+  /* checks in flight, on the request thread only */
+  GPtrArray *check_pending; /* CheckWaiters waiting for the next HEAD */
+  GPtrArray *check_riding;  /* … for the HEAD in flight (NULL: none) */
+  gint64 check_sent_at;     /* … when it was sent */
 
   /* conditional writes: the server compares If-Match with the ETag
    * without its quotes (radosgw), learnt from a 412 on the current tag */
@@ -883,6 +962,15 @@ held_lookup (NczS3Store *self,
 }
 
 static gboolean
+held_lookup_has (NczS3Store *self,
+                 const char *key)
+{
+  g_autoptr(GBytes) held = held_lookup (self, key);
+
+  return held != NULL;
+}
+
+static gboolean
 holds_back (NczS3Store *self,
             const char *key)
 {
@@ -894,18 +982,70 @@ holds_back (NczS3Store *self,
   return held;
 }
 
+/* @etag: the ETag the server gave the write, or NULL */
 static void
 note_written (NczS3Store *self,
-              const char *key)
+              const char *key,
+              const char *etag)
 {
   g_mutex_lock (&self->lock);
   if (self->replacing)
-    g_hash_table_add (self->written, g_strdup (key));
+    g_hash_table_replace (self->written, g_strdup (key), g_strdup (etag));
+  else
+    self->write_done_at = g_get_monotonic_time ();
   g_mutex_unlock (&self->lock);
 }
 
+/* The ETag header of a reply, or NULL. */
+static const char *
+call_etag (Call *call)
+{
+  const char *etag = call->headers != NULL ? soup_message_headers_get_one (call->headers, "ETag")
+                                           : NULL;
+
+  return etag != NULL && *etag != '\0' ? etag : NULL;
+}
+
+static char *etag_bare (const char *etag);
 static gboolean needs_prepare (NczS3Store *self);
 static gboolean prepare_replace (NczS3Store *self, GCancellable *cancellable, GError **error);
+
+/* Generations, below */
+typedef void (*CheckDone) (NczS3Store   *self,
+                           const char   *tag,
+                           const GError *io_error,
+                           gpointer      data);
+static gboolean ensure_baseline (NczS3Store *self, const char *key, GCancellable *cancellable,
+                                 GError **error);
+static gboolean checks_generation (NczS3Store *self);
+static gboolean needs_baseline (NczS3Store *self, const char *key);
+static gboolean store_usable (NczS3Store *self, const char *key, gboolean writing,
+                              GError **error);
+static gboolean check_generation (NczS3Store *self, const char *key, gboolean writing,
+                                  GError **error);
+static gboolean check_after_read (NczS3Store *self, const char *key, GError **error);
+static void check_submit (NczS3Store *self, CheckDone done, gpointer data);
+static gboolean generation_unchanged (NczS3Store *self, const char *tag, const GError *io_error,
+                                      const char *key, gboolean writing, GError **error);
+static gboolean before_write (NczS3Store *self, const char *key, GCancellable *cancellable,
+                              GError **error);
+static gboolean replace_guard (NczS3Store *self, GCancellable *cancellable, GError **error);
+static gboolean replace_guard_is_due (NczS3Store *self);
+
+/* Listings do not show the generation record. */
+static void
+drop_generation_key (const char *prefix,
+                     GPtrArray  *names)
+{
+  if (*prefix != '\0')
+    return;
+  for (guint i = 0; i < names->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (names, i), GENERATION_KEY) == 0)
+      {
+        g_ptr_array_remove_index (names, i);
+        return;
+      }
+}
 
 /* ---------------------------------------------------------------------- */
 /* Synchronous operations */
@@ -941,12 +1081,14 @@ ncz_s3_store_read (NczStore     *store,
 {
   NczS3Store *self = NCZ_S3_STORE (store);
   g_autoptr(GBytes) held = held_lookup (self, key);
+  g_autoptr(GError) local = NULL;
   GBytes *result = NULL;
   Call *call;
 
   if (held != NULL)
     return range_of (held, offset, length);
-  if (!check_key_length (self, key, error))
+  if (!check_key_length (self, key, error) || !store_usable (self, key, FALSE, error)
+      || !ensure_baseline (self, key, cancellable, error))
     return NULL;
   call = call_new (self, "GET", key, TRUE, cancellable);
   call->range = range_header (offset, length);
@@ -960,28 +1102,48 @@ ncz_s3_store_read (NczStore     *store,
       guint64 size = 0;
 
       /* a range at or past the end: empty at the end, else an error */
-      if (get_length_sync (self, key, &size, cancellable, error))
+      if (get_length_sync (self, key, &size, cancellable, &local))
         {
           if (offset == size)
             result = g_bytes_new (NULL, 0);
           else
-            g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
+            g_set_error (&local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
                          "S3 GET %s (key '%s'): offset %" G_GUINT64_FORMAT
                          " is past the end of the object (%" G_GUINT64_FORMAT " bytes)",
                          call->url, key, offset, size);
         }
     }
   else
-    call_set_error (call, error, "reading");
+    call_set_error (call, &local, "reading");
   call_free (call);
+  if (result != NULL && !check_after_read (self, key, &local))
+    g_clear_pointer (&result, g_bytes_unref);
+  /* the root group missing from a dataset opened whole: a replacement
+   * that began since removed it, which the generation tells */
+  if (result == NULL && strcmp (key, ".zgroup") == 0
+      && g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND)
+      && checks_generation (self))
+    {
+      g_autoptr(GError) replaced = NULL;
+
+      if (!check_generation (self, key, FALSE, &replaced)
+          && g_error_matches (replaced, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT))
+        {
+          g_clear_error (&local);
+          local = g_steal_pointer (&replaced);
+        }
+    }
+  if (result == NULL)
+    g_propagate_error (error, g_steal_pointer (&local));
   return result;
 }
 
-/* PUT of one whole object. */
+/* PUT of one whole object; its new ETag in @etag. */
 static gboolean
 put_object (NczS3Store   *self,
             const char   *key,
             GBytes       *data,
+            char        **etag,
             GCancellable *cancellable,
             GError      **error)
 {
@@ -991,6 +1153,8 @@ put_object (NczS3Store   *self,
   call->body = g_bytes_ref (data);
   call_run (call);
   ok = call_ok (call);
+  if (ok && etag != NULL)
+    *etag = g_strdup (call_etag (call));
   if (!ok)
     call_set_error (call, error, "writing");
   call_free (call);
@@ -1017,11 +1181,13 @@ abort_upload (NczS3Store *self,
 }
 
 /* Multipart upload: parts of PART_SIZE (the last shorter), all in
- * flight at once up to the store's limit; aborted on failure. */
+ * flight at once up to the store's limit; aborted on failure. The
+ * object's ETag in @new_tag. */
 static gboolean
 put_multipart (NczS3Store   *self,
                const char   *key,
                GBytes       *data,
+               char        **new_tag,
                GCancellable *cancellable,
                GError      **error)
 {
@@ -1031,6 +1197,8 @@ put_multipart (NczS3Store   *self,
   g_autofree char *upload_id = NULL;
   g_autoptr(GPtrArray) leaves = NULL;
   g_autoptr(GString) complete = NULL;
+  g_autoptr(GChecksum) md5s = g_checksum_new (G_CHECKSUM_MD5);
+  gboolean md5s_ok = TRUE;
   Call **parts;
   Call *call;
   gboolean ok = TRUE;
@@ -1087,9 +1255,23 @@ put_multipart (NczS3Store   *self,
       if (ok)
         {
           g_autofree char *escaped = ncz_s3_xml_escape (etag);
+          g_autofree char *bare = etag_bare (etag);
+          guint8 digest[16];
 
           g_string_append_printf (complete, "<Part><PartNumber>%u</PartNumber><ETag>%s</ETag></Part>",
                                   i + 1, escaped);
+          /* the object's ETag, where the server does not say it: the MD5
+           * of the parts' MD5s, "-", the number of parts */
+          md5s_ok = md5s_ok && strlen (bare) == 32;
+          for (guint b = 0; md5s_ok && b < 16; b++)
+            {
+              int hi = g_ascii_xdigit_value (bare[2 * b]), lo = g_ascii_xdigit_value (bare[2 * b + 1]);
+
+              md5s_ok = hi >= 0 && lo >= 0;
+              digest[b] = (guint8) (hi * 16 + lo);
+            }
+          if (md5s_ok)
+            g_checksum_update (md5s, digest, sizeof digest);
         }
       call_free (parts[i]);
     }
@@ -1118,6 +1300,16 @@ put_multipart (NczS3Store   *self,
               call->status = 500;
               ok = FALSE;
             }
+          else if (new_tag != NULL)
+            {
+              /* radosgw 16.2 leaves it empty */
+              const char *etag = ncz_s3_xml_find (reply, "CompleteMultipartUploadResult/ETag");
+
+              if (etag != NULL && *etag != '\0')
+                *new_tag = g_strdup (etag);
+              else if (md5s_ok)
+                *new_tag = g_strdup_printf ("\"%s-%u\"", g_checksum_get_string (md5s), n_parts);
+            }
         }
       if (!ok)
         call_set_error (call, error, "completing a multipart upload");
@@ -1135,6 +1327,7 @@ write_object (NczS3Store   *self,
               GCancellable *cancellable,
               GError      **error)
 {
+  g_autofree char *etag = NULL;
   gboolean ok;
 
   if (!check_key_length (self, key, error))
@@ -1148,13 +1341,16 @@ write_object (NczS3Store   *self,
     }
   if (needs_prepare (self) && !prepare_replace (self, cancellable, error))
     return FALSE;
+  if (!before_write (self, key, cancellable, error))
+    return FALSE;
   if (g_bytes_get_size (data) > MULTIPART_THRESHOLD)
-    ok = put_multipart (self, key, data, cancellable, error);
+    ok = put_multipart (self, key, data, &etag, cancellable, error);
   else
-    ok = put_object (self, key, data, cancellable, error);
-  if (ok)
-    note_written (self, key);
-  return ok;
+    ok = put_object (self, key, data, &etag, cancellable, error);
+  if (!ok)
+    return FALSE;
+  note_written (self, key, etag);
+  return TRUE;
 }
 
 static gboolean
@@ -1348,6 +1544,7 @@ ncz_s3_store_list (NczStore     *store,
   if (names == NULL)
     return NULL;
   clean_names (names);
+  drop_generation_key (prefix, names);
   /* metadata held back until commit is listed as if written */
   g_mutex_lock (&self->lock);
   if (self->replacing)
@@ -1424,6 +1621,7 @@ ncz_s3_store_list_page (NczStore      *store,
   if (!list_request (self, lp, TRUE, token, max_names, names, &next, cancellable, error))
     return NULL;
   clean_names (names);
+  drop_generation_key (prefix, names);
   if (next_token != NULL)
     *next_token = next;
   else
@@ -1501,7 +1699,7 @@ ncz_s3_store_remove (NczStore     *store,
   g_autoptr(GPtrArray) below = NULL;
   g_autoptr(GPtrArray) objects = g_ptr_array_new_with_free_func (g_free);
 
-  if (!check_key_length (self, key, error))
+  if (!check_key_length (self, key, error) || !before_write (self, key, cancellable, error))
     return FALSE;
   g_mutex_lock (&self->lock);
   if (self->replacing)
@@ -1539,7 +1737,10 @@ ncz_s3_store_remove (NczStore     *store,
     g_ptr_array_add (objects, object_key (self, key));
   for (guint i = 0; i < below->len; i++)
     g_ptr_array_add (objects, g_strconcat (lp, (char *) g_ptr_array_index (below, i), NULL));
-  return delete_objects (self, objects, cancellable, error);
+  if (!delete_objects (self, objects, cancellable, error))
+    return FALSE;
+  note_written (self, key, NULL);
+  return TRUE;
 }
 
 static gboolean
@@ -1614,7 +1815,8 @@ ncz_s3_store_read_tagged (NczStore     *store,
   /* held back while replacing: no version; write_if writes plainly then */
   if (held != NULL)
     return held;
-  if (!check_key_length (self, key, error))
+  if (!check_key_length (self, key, error) || !store_usable (self, key, TRUE, error)
+      || !ensure_baseline (self, key, cancellable, error))
     return NULL;
   call = call_new (self, "GET", key, TRUE, cancellable);
   call_run (call);
@@ -1674,6 +1876,7 @@ put_conditional (NczS3Store   *self,
                  gboolean      bare,
                  guint        *status,
                  char        **url,
+                 char        **new_tag,
                  GCancellable *cancellable,
                  GError      **error)
 {
@@ -1689,6 +1892,8 @@ put_conditional (NczS3Store   *self,
   ok = call_ok (call);
   *status = call->error == NULL ? call->status : 0;
   *url = g_strdup (call->url);
+  if (ok && new_tag != NULL)
+    *new_tag = g_strdup (call_etag (call));
   if (!ok && *status != 412 && *status != 409)
     call_set_error (call, error, "writing");
   call_free (call);
@@ -1696,7 +1901,8 @@ put_conditional (NczS3Store   *self,
 }
 
 /* Writes @data at @key if the object is still the version @tag (the ETag
- * read_tagged gave), or with @tag NULL if there is none.
+ * read_tagged gave), or with @tag NULL if there is none; the new ETag in
+ * @new_tag (NULL when the server gave none).
  *
  * A 412 to If-Match is checked with a HEAD: when the object is still the
  * version @tag, the server did not match the tag as it was sent (radosgw
@@ -1716,6 +1922,7 @@ write_conditional (NczS3Store   *self,
                    const char   *key,
                    GBytes       *data,
                    const char   *tag,
+                   char        **new_tag,
                    GCancellable *cancellable,
                    GError      **error)
 {
@@ -1732,7 +1939,8 @@ write_conditional (NczS3Store   *self,
       g_autofree char *now = NULL;
       guint status = 0;
 
-      if (put_conditional (self, key, data, tag, bare, &status, &url, cancellable, error))
+      if (put_conditional (self, key, data, tag, bare, &status, &url, new_tag, cancellable,
+                           error))
         {
           if (switched)
             {
@@ -1802,8 +2010,886 @@ ncz_s3_store_write_if (NczStore     *store,
    * plain writes, metadata held back as by write */
   if (replacing)
     return write_object (self, key, data, cancellable, error);
-  return write_conditional (self, key, data, tag, cancellable, error);
+  if (!ensure_baseline (self, key, cancellable, error) || !before_write (self, key, cancellable, error))
+    return FALSE;
+  if (!write_conditional (self, key, data, tag, NULL, cancellable, error))
+    return FALSE;
+  note_written (self, key, NULL);
+  return TRUE;
 }
+
+/* ---------------------------------------------------------------------- */
+/* Generations (see the top of the file) */
+
+/* a replacer waiting for another reads the record again after this, doubled each time */
+#define GENERATION_POLL_MIN_MS 50
+#define GENERATION_POLL_MAX_MS 1000
+/* A check that found the generation unchanged this recently stands for the
+ * check before a write (which only spares work: the check after the write
+ * is the one that tells the writer). Sequential metadata merges then cost
+ * one HEAD per object, not two, on a nearby server. */
+#define CHECK_REUSE_US (20 * G_TIME_SPAN_MILLISECOND)
+
+/* No generation record, as far as this store may know: a 404, or a 403
+ * (S3 answers a missing key with 403 to those who may not list the
+ * bucket, as anonymous readers of a public dataset). */
+static gboolean
+record_missing (Call *call)
+{
+  return call_missing (call) || (call->error == NULL && call->status == 403);
+}
+
+/* "S3 dataset <endpoint>/<bucket>/<prefix>", for messages */
+static char *
+location (NczS3Store *self)
+{
+  return g_strdup_printf ("%s/%s%s%s", self->endpoint, self->config->bucket,
+                          *self->config->prefix != '\0' ? "/" : "", self->config->prefix);
+}
+
+/* A generation record as read. */
+typedef struct
+{
+  char *tag;            /* its ETag; NULL when there is no record */
+  GBytes *body;
+  char *id;
+  char *state;          /* "replacing", "complete", "discarded"; NULL when unreadable */
+  char *host;
+  gint64 pid;
+  char *since;
+  gint64 stale_after;   /* seconds */
+  gint64 age;           /* seconds since it was written, by the server's clock; -1: unknown */
+} GenRecord;
+
+static void
+gen_record_clear (GenRecord *rec)
+{
+  g_free (rec->tag);
+  g_clear_pointer (&rec->body, g_bytes_unref);
+  g_free (rec->id);
+  g_free (rec->state);
+  g_free (rec->host);
+  g_free (rec->since);
+  memset (rec, 0, sizeof *rec);
+}
+
+static char *
+json_string_member (const NczJson *object,
+                    const char    *name)
+{
+  NczJson *v = ncz_json_object_get (object, name);
+
+  if (v == NULL || ncz_json_get_kind (v) != NCZ_JSON_STRING)
+    return NULL;
+  return g_strdup (ncz_json_get_string (v, NULL));
+}
+
+static gint64
+json_int_member (const NczJson *object,
+                 const char    *name,
+                 gint64         fallback)
+{
+  NczJson *v = ncz_json_object_get (object, name);
+  gint64 n;
+
+  if (v != NULL && ncz_json_get_kind (v) == NCZ_JSON_NUMBER && ncz_json_get_int64 (v, &n))
+    return n;
+  return fallback;
+}
+
+/* How long ago a record was written: the reply's Date minus its
+ * Last-Modified, both by the server's clock, so that the clocks of the
+ * hosts involved do not matter; else the record's own heartbeat against
+ * this host's clock. */
+static gint64
+record_age (SoupMessageHeaders *headers,
+            const char         *heartbeat)
+{
+  const char *date = soup_message_headers_get_one (headers, "Date");
+  const char *modified = soup_message_headers_get_one (headers, "Last-Modified");
+  g_autoptr(GDateTime) d = date != NULL ? soup_date_time_new_from_http_string (date) : NULL;
+  g_autoptr(GDateTime) m = modified != NULL ? soup_date_time_new_from_http_string (modified)
+                                            : NULL;
+
+  if (d != NULL && m != NULL)
+    return MAX (0, g_date_time_difference (d, m) / G_TIME_SPAN_SECOND);
+  if (heartbeat != NULL)
+    {
+      g_autoptr(GDateTime) h = g_date_time_new_from_iso8601 (heartbeat, NULL);
+      g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+
+      if (h != NULL)
+        return MAX (0, g_date_time_difference (now, h) / G_TIME_SPAN_SECOND);
+    }
+  return -1;
+}
+
+static gboolean
+read_generation (NczS3Store   *self,
+                 GenRecord    *rec,
+                 GCancellable *cancellable,
+                 GError      **error)
+{
+  Call *call = call_new (self, "GET", GENERATION_KEY, TRUE, cancellable);
+  gboolean ok = TRUE;
+
+  memset (rec, 0, sizeof *rec);
+  call_run (call);
+  if (call_ok (call) && call_etag (call) == NULL)
+    {
+      g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
+                   "S3 GET %s (key '%s'): the reply has no ETag, which replacing a dataset "
+                   "needs", call->url, GENERATION_KEY);
+      ok = FALSE;
+    }
+  else if (call_ok (call))
+    {
+      gsize len;
+      const char *text = g_bytes_get_data (call->response, &len);
+      g_autoptr(NczJson) json = ncz_json_parse (text != NULL ? text : "", (gssize) len, NULL);
+      g_autofree char *heartbeat = NULL;
+
+      rec->tag = g_strdup (call_etag (call));
+      rec->body = g_bytes_ref (call->response);
+      rec->stale_after = NCZ_S3_DEFAULT_REPLACE_STALE;
+      /* a record that does not read is taken as settled: it cannot name a replacer */
+      if (json != NULL && ncz_json_get_kind (json) == NCZ_JSON_OBJECT)
+        {
+          rec->id = json_string_member (json, "generation");
+          rec->state = json_string_member (json, "state");
+          rec->host = json_string_member (json, "host");
+          rec->since = json_string_member (json, "since");
+          heartbeat = json_string_member (json, "heartbeat");
+          rec->pid = json_int_member (json, "pid", 0);
+          rec->stale_after = json_int_member (json, "stale_after", NCZ_S3_DEFAULT_REPLACE_STALE);
+        }
+      rec->age = record_age (call->headers, heartbeat);
+    }
+  else if (!record_missing (call))
+    {
+      call_set_error (call, error, "reading the dataset's generation object");
+      ok = FALSE;
+    }
+  call_free (call);
+  return ok;
+}
+
+/* Whether @rec is a replacement in progress: its replacer rewrote it less
+ * than its stale_after ago. */
+static gboolean
+record_replacing (const GenRecord *rec)
+{
+  return rec->tag != NULL && g_strcmp0 (rec->state, "replacing") == 0
+         && (rec->age < 0 || rec->age < MAX (rec->stale_after, 1));
+}
+
+static char *
+record_holder (const GenRecord *rec)
+{
+  return g_strdup_printf ("host %s, process %" G_GINT64_FORMAT ", since %s, record written %"
+                          G_GINT64_FORMAT " s ago", rec->host != NULL ? rec->host : "?",
+                          rec->pid, rec->since != NULL ? rec->since : "?", MAX (rec->age, 0));
+}
+
+/* This store's record in @state, written now. */
+static GBytes *
+generation_body (NczS3Store *self,
+                 const char *state)
+{
+  g_autoptr(NczJson) object = ncz_json_new_object ();
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *beat = g_date_time_format_iso8601 (now);
+  char *text;
+
+  ncz_json_object_set (object, "generation", ncz_json_new_string (self->gen_id, -1));
+  ncz_json_object_set (object, "state", ncz_json_new_string (state, -1));
+  ncz_json_object_set (object, "host", ncz_json_new_string (g_get_host_name (), -1));
+  ncz_json_object_set (object, "pid", ncz_json_new_int64 ((gint64) getpid ()));
+  ncz_json_object_set (object, "since", ncz_json_new_string (self->gen_since, -1));
+  ncz_json_object_set (object, "heartbeat", ncz_json_new_string (beat, -1));
+  ncz_json_object_set (object, "stale_after", ncz_json_new_int64 (self->config->replace_stale));
+  text = ncz_json_to_string (object, TRUE);
+  return g_bytes_new_take (text, strlen (text));
+}
+
+/* The rewrite of the record every this long. */
+static gint64
+heartbeat_interval (NczS3Store *self)
+{
+  return MAX ((gint64) self->config->replace_stale * G_TIME_SPAN_SECOND / 5,
+              100 * G_TIME_SPAN_MILLISECOND);
+}
+
+static void
+set_lost_error (NczS3Store *self,
+                const char *who,
+                GError    **error)
+{
+  g_autofree char *where = location (self);
+
+  g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT,
+               "S3 dataset %s: another replacement of the dataset took it over%s%s%s (this "
+               "one's generation record was taken for abandoned after %u s without heartbeat): "
+               "this replacement stops", where, who != NULL ? " (" : "", who != NULL ? who : "",
+               who != NULL ? ")" : "", self->config->replace_stale);
+}
+
+/* @body, as this store wrote it, is the record now: a conditional PUT
+ * retried after its answer was lost meets its own first attempt (412).
+ * Its ETag in @tag. */
+static gboolean
+record_is (NczS3Store   *self,
+           GBytes       *body,
+           char        **tag,
+           char        **holder,
+           GCancellable *cancellable)
+{
+  GenRecord now;
+  gboolean same = FALSE;
+
+  if (read_generation (self, &now, cancellable, NULL))
+    {
+      same = now.body != NULL && g_bytes_equal (now.body, body);
+      if (same)
+        *tag = g_steal_pointer (&now.tag);
+      else if (holder != NULL && now.tag != NULL)
+        *holder = record_holder (&now);
+    }
+  gen_record_clear (&now);
+  return same;
+}
+
+/* Writes this store's record in @state over the version it last wrote;
+ * with gen_lock held. A conflict means that another replacer took the
+ * record over: the store has lost the dataset. */
+static gboolean
+generation_put_locked (NczS3Store   *self,
+                       const char   *state,
+                       GCancellable *cancellable,
+                       GError      **error)
+{
+  g_autoptr(GBytes) body = generation_body (self, state);
+  g_autofree char *tag = NULL;
+  g_autofree char *holder = NULL;
+  g_autoptr(GError) local = NULL;
+
+  if (!write_conditional (self, GENERATION_KEY, body, self->gen_tag, &tag, cancellable, &local))
+    {
+      if (!g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT))
+        {
+          g_propagate_prefixed_error (error, g_steal_pointer (&local),
+                                      "writing the dataset's generation object: ");
+          return FALSE;
+        }
+      if (!record_is (self, body, &tag, &holder, cancellable))
+        {
+          g_mutex_lock (&self->lock);
+          self->lost = TRUE;
+          g_mutex_unlock (&self->lock);
+          set_lost_error (self, holder, error);
+          return FALSE;
+        }
+    }
+  else if (tag == NULL && !record_is (self, body, &tag, NULL, cancellable))
+    {
+      g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
+                   "writing the dataset's generation object: the server gave no ETag");
+      return FALSE;
+    }
+  g_free (self->gen_tag);
+  self->gen_tag = g_steal_pointer (&tag);
+  g_mutex_lock (&self->lock);
+  self->gen_written_at = g_get_monotonic_time ();
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+/* A heartbeat: the record rewritten as it is, to show the replacer alive. */
+static gboolean
+generation_beat (NczS3Store   *self,
+                 GCancellable *cancellable,
+                 GError      **error)
+{
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&self->gen_lock);
+  if (self->claimed && !self->gen_done)
+    ok = generation_put_locked (self, "replacing", cancellable, error);
+  g_mutex_unlock (&self->gen_lock);
+  return ok;
+}
+
+static gpointer
+heartbeat_run (gpointer data)
+{
+  NczS3Store *self = data;
+
+  g_mutex_lock (&self->lock);
+  while (!self->heartbeat_stop && !self->lost)
+    {
+      gint64 until = g_get_monotonic_time () + heartbeat_interval (self);
+
+      while (!self->heartbeat_stop && g_get_monotonic_time () < until)
+        g_cond_wait_until (&self->heartbeat_cond, &self->lock, until);
+      if (self->heartbeat_stop)
+        break;
+      g_mutex_unlock (&self->lock);
+      {
+        g_autoptr(GError) error = NULL;
+
+        if (!generation_beat (self, NULL, &error))
+          g_debug ("S3 store %s/%s: heartbeat: %s", self->endpoint, self->config->bucket,
+                   error->message);
+      }
+      g_mutex_lock (&self->lock);
+    }
+  g_mutex_unlock (&self->lock);
+  return NULL;
+}
+
+static void
+start_heartbeat (NczS3Store *self)
+{
+  g_mutex_lock (&self->lock);
+  if (self->heartbeat == NULL && !self->heartbeat_stop)
+    self->heartbeat = g_thread_new ("ncz-s3-heartbeat", heartbeat_run, self);
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+stop_heartbeat (NczS3Store *self)
+{
+  GThread *thread;
+
+  g_mutex_lock (&self->lock);
+  self->heartbeat_stop = TRUE;
+  g_cond_broadcast (&self->heartbeat_cond);
+  thread = g_steal_pointer (&self->heartbeat);
+  g_mutex_unlock (&self->lock);
+  if (thread != NULL)
+    g_thread_join (thread);
+}
+
+static gboolean
+sleep_ms (gint64         ms,
+          GCancellable *cancellable,
+          GError      **error)
+{
+  gint64 end = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
+
+  for (;;)
+    {
+      gint64 left = end - g_get_monotonic_time ();
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (left <= 0)
+        return TRUE;
+      g_usleep (MIN (left, 10 * G_TIME_SPAN_MILLISECOND));
+    }
+}
+
+/* Makes the dataset's generation this store's, before the replacement
+ * changes anything at the prefix: waits (lock.timeout) while another
+ * replacement is alive, then writes a new record over the one read. */
+static gboolean
+claim_generation (NczS3Store   *self,
+                  GCancellable *cancellable,
+                  GError      **error)
+{
+  gint64 timeout_ms;
+  gint64 start = g_get_monotonic_time ();
+  gint64 poll_ms = GENERATION_POLL_MIN_MS;
+
+  if (!ncz_lock_timeout_for_url (self->url, &timeout_ms, error))
+    return FALSE;
+  for (;;)
+    {
+      GenRecord rec;
+      g_autoptr(GBytes) body = NULL;
+      g_autofree char *tag = NULL;
+      g_autoptr(GError) local = NULL;
+      gboolean ok;
+
+      if (!read_generation (self, &rec, cancellable, error))
+        return FALSE;
+      if (record_replacing (&rec))
+        {
+          gint64 waited_ms = (g_get_monotonic_time () - start) / 1000;
+
+          if (timeout_ms >= 0 && waited_ms >= timeout_ms)
+            {
+              g_autofree char *holder = record_holder (&rec);
+              g_autofree char *where = location (self);
+
+              g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_LOCKED,
+                           "S3 dataset %s: another replacement of the dataset is in progress "
+                           "(%s); gave up waiting for it after %.1f s (lock.timeout)", where,
+                           holder, (double) waited_ms / 1000.0);
+              gen_record_clear (&rec);
+              return FALSE;
+            }
+          gen_record_clear (&rec);
+          if (!sleep_ms (timeout_ms < 0 ? poll_ms : MIN (poll_ms, timeout_ms - waited_ms),
+                         cancellable, error))
+            return FALSE;
+          poll_ms = MIN (poll_ms * 2, GENERATION_POLL_MAX_MS);
+          continue;
+        }
+
+      g_mutex_lock (&self->gen_lock);
+      if (self->gen_id == NULL)
+        self->gen_id = g_uuid_string_random ();
+      g_free (self->gen_since);
+      {
+        g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+
+        self->gen_since = g_date_time_format_iso8601 (now);
+      }
+      body = generation_body (self, "replacing");
+      /* over the version read, or only where there is none */
+      ok = write_conditional (self, GENERATION_KEY, body, rec.tag, &tag, cancellable, &local);
+      if (!ok && g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT)
+          && record_is (self, body, &tag, NULL, cancellable))
+        {
+          ok = TRUE;
+          g_clear_error (&local);
+        }
+      if (ok && tag == NULL && !record_is (self, body, &tag, NULL, cancellable))
+        {
+          ok = FALSE;
+          g_set_error (&local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_FAILED,
+                       "writing the dataset's generation object: the server gave no ETag");
+        }
+      if (ok)
+        {
+          self->gen_tag = g_steal_pointer (&tag);
+          g_mutex_lock (&self->lock);
+          self->claimed = TRUE;
+          self->gen_written_at = g_get_monotonic_time ();
+          g_mutex_unlock (&self->lock);
+          g_mutex_unlock (&self->gen_lock);
+          if (g_strcmp0 (rec.state, "replacing") == 0)
+            {
+              g_autofree char *holder = record_holder (&rec);
+
+              g_debug ("S3 store %s/%s: took over an abandoned replacement (%s)", self->endpoint,
+                       self->config->bucket, holder);
+            }
+          gen_record_clear (&rec);
+          return TRUE;
+        }
+      g_mutex_unlock (&self->gen_lock);
+      gen_record_clear (&rec);
+      if (!g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT))
+        {
+          g_propagate_prefixed_error (error, g_steal_pointer (&local),
+                                      "claiming the dataset's generation object: ");
+          return FALSE;
+        }
+      /* another replacer wrote the record between the read and the write:
+       * read it again, and wait for that one */
+    }
+}
+
+/* Before a replacer changes the prefix: its record is still its own and
+ * fresh, so nobody may take it over before the change lands. The
+ * heartbeat thread keeps it fresh; if it fell behind (the process was
+ * stopped, requests hang), the record is rewritten here first. */
+static gboolean
+replace_guard (NczS3Store   *self,
+               GCancellable *cancellable,
+               GError      **error)
+{
+  g_autoptr(GError) local = NULL;
+  gboolean claimed, lost;
+  gint64 since;
+
+  g_mutex_lock (&self->lock);
+  claimed = self->claimed;
+  lost = self->lost;
+  since = g_get_monotonic_time () - self->gen_written_at;
+  g_mutex_unlock (&self->lock);
+  if (!claimed)
+    return TRUE;
+  if (lost)
+    {
+      set_lost_error (self, NULL, error);
+      return FALSE;
+    }
+  if (since <= 2 * heartbeat_interval (self))
+    return TRUE;
+  if (generation_beat (self, cancellable, &local))
+    return TRUE;
+  g_mutex_lock (&self->lock);
+  lost = self->lost;
+  g_mutex_unlock (&self->lock);
+  if (lost || since >= (gint64) self->config->replace_stale * G_TIME_SPAN_SECOND)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  g_debug ("S3 store %s/%s: heartbeat: %s", self->endpoint, self->config->bucket,
+           local->message);
+  return TRUE;
+}
+
+/* Whether a replacer's write would need a request of the guard first. */
+static gboolean
+replace_guard_is_due (NczS3Store *self)
+{
+  gboolean due;
+
+  g_mutex_lock (&self->lock);
+  due = self->claimed && (self->lost || g_get_monotonic_time () - self->gen_written_at
+                                          > 2 * heartbeat_interval (self));
+  g_mutex_unlock (&self->lock);
+  return due;
+}
+
+/* Readers and writers in place: the generation they opened is read
+ * before the first metadata object (so that it is older than all of
+ * them). A replacement in progress refuses the open. */
+static gboolean
+ensure_baseline (NczS3Store   *self,
+                 const char   *key,
+                 GCancellable *cancellable,
+                 GError      **error)
+{
+  GenRecord rec = { 0 };
+  gboolean ok;
+
+  if ((self->flags & NCZ_STORE_CREATE) != 0 || !is_metadata (key))
+    return TRUE;
+  g_mutex_lock (&self->lock);
+  while (self->baseline_state == BASELINE_TAKING)
+    g_cond_wait (&self->cond, &self->lock);
+  if (self->baseline_state == BASELINE_TAKEN)
+    {
+      g_mutex_unlock (&self->lock);
+      return TRUE;
+    }
+  self->baseline_state = BASELINE_TAKING;
+  g_mutex_unlock (&self->lock);
+
+  ok = read_generation (self, &rec, cancellable, error);
+  if (!ok)
+    {
+      /* name the object the caller asked for too */
+      g_autofree char *object = object_key (self, key);
+      g_autofree char *encoded = ncz_s3_uri_encode (object, -1, TRUE);
+
+      g_prefix_error (error, "reading %s%s/%s (key '%s') needs the dataset's generation first: ",
+                      self->endpoint, self->root_path, encoded, key);
+    }
+  if (ok && record_replacing (&rec))
+    {
+      g_autofree char *holder = record_holder (&rec);
+      g_autofree char *where = location (self);
+
+      g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT,
+                   "S3 dataset %s: the dataset is being replaced (%s): open it again when "
+                   "the replacement is done", where, holder);
+      ok = FALSE;
+    }
+  g_mutex_lock (&self->lock);
+  if (ok)
+    {
+      self->baseline_tag = g_steal_pointer (&rec.tag);
+      self->baseline_state = BASELINE_TAKEN;
+      self->checked_at = g_get_monotonic_time ();
+    }
+  else
+    self->baseline_state = BASELINE_NONE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  gen_record_clear (&rec);
+  return ok;
+}
+
+/* Whether reading @key first reads the generation (not yet read). */
+static gboolean
+needs_baseline (NczS3Store *self,
+                const char *key)
+{
+  gboolean needed;
+
+  if ((self->flags & NCZ_STORE_CREATE) != 0 || !is_metadata (key))
+    return FALSE;
+  g_mutex_lock (&self->lock);
+  needed = self->baseline_state != BASELINE_TAKEN;
+  g_mutex_unlock (&self->lock);
+  return needed;
+}
+
+/* Whether reads and writes are checked against the generation opened. */
+static gboolean
+checks_generation (NczS3Store *self)
+{
+  gboolean on;
+
+  if ((self->flags & NCZ_STORE_CREATE) != 0)
+    return FALSE;
+  g_mutex_lock (&self->lock);
+  on = self->baseline_state == BASELINE_TAKEN;
+  g_mutex_unlock (&self->lock);
+  return on;
+}
+
+static void
+set_replaced_error (NczS3Store *self,
+                    const char *key,
+                    gboolean    writing,
+                    GError    **error)
+{
+  g_autofree char *where = location (self);
+  g_autofree char *of_key = key != NULL ? g_strdup_printf (" (key '%s')", key) : g_strdup ("");
+
+  if (writing)
+    g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT,
+                 "S3 dataset %s%s: the dataset was replaced while it was being written: "
+                 "another process began replacing it after this writer opened it (its "
+                 "generation object %s changed), so what this writer wrote since may be lost; "
+                 "open the new dataset and write again", where, of_key, GENERATION_KEY);
+  else
+    g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT,
+                 "S3 dataset %s%s: the dataset was replaced while it was being read (its "
+                 "generation object %s changed): open it again to read the new one", where,
+                 of_key, GENERATION_KEY);
+}
+
+/* Once a check found another generation, every call fails at once: the
+ * store's view of the dataset is of a version that is gone. (This also
+ * ends the read-modify-write loops of the formats at their next read.) */
+static gboolean
+store_usable (NczS3Store *self,
+              const char *key,
+              gboolean    writing,
+              GError    **error)
+{
+  gboolean replaced;
+
+  if ((self->flags & NCZ_STORE_CREATE) != 0)
+    return TRUE;
+  g_mutex_lock (&self->lock);
+  replaced = self->replaced;
+  g_mutex_unlock (&self->lock);
+  if (replaced)
+    set_replaced_error (self, key, writing, error);
+  return !replaced;
+}
+
+/* The outcome of a check: @tag the record's ETag now (NULL: none) or
+ * @io_error. */
+static gboolean
+generation_unchanged (NczS3Store   *self,
+                      const char   *tag,
+                      const GError *io_error,
+                      const char   *key,
+                      gboolean      writing,
+                      GError      **error)
+{
+  gboolean same;
+
+  if (io_error != NULL)
+    {
+      g_propagate_prefixed_error (error, g_error_copy (io_error),
+                                  "checking that the dataset was not replaced: ");
+      return FALSE;
+    }
+  g_mutex_lock (&self->lock);
+  same = tag == NULL ? self->baseline_tag == NULL
+                     : self->baseline_tag != NULL && etag_equal (tag, self->baseline_tag);
+  if (same)
+    self->checked_at = g_get_monotonic_time ();
+  else
+    self->replaced = TRUE;
+  g_mutex_unlock (&self->lock);
+  if (!same)
+    set_replaced_error (self, key, writing, error);
+  return same;
+}
+
+/* Checks share HEADs: on the request thread, a caller whose data is in
+ * joins the queue; one HEAD of the record is in flight at a time, and
+ * answers every caller that was queued before it was sent (so the HEAD
+ * is always sent after the caller's data came in, which is what makes the
+ * check sound). A burst of reads costs one or two HEADs, not one each. */
+typedef struct
+{
+  NczS3Store *store;
+  CheckDone done;
+  gpointer data;
+} CheckWaiter;
+
+static void check_start (NczS3Store *self);
+
+static void
+check_head_done (Call *call)
+{
+  NczS3Store *self = call->store;
+  GPtrArray *riding = g_steal_pointer (&self->check_riding);
+  g_autofree char *tag = NULL;
+  g_autoptr(GError) io_error = NULL;
+
+  if (call_ok (call))
+    tag = g_strdup (call_etag (call) != NULL ? call_etag (call) : "");
+  else if (!record_missing (call))
+    call_set_error (call, &io_error, "reading the dataset's generation object");
+  call_free (call);
+  /* unchanged: every write answered before the HEAD was sent is checked */
+  g_mutex_lock (&self->lock);
+  if (io_error == NULL && self->baseline_state == BASELINE_TAKEN
+      && (tag == NULL ? self->baseline_tag == NULL
+                      : self->baseline_tag != NULL && etag_equal (tag, self->baseline_tag)))
+    self->covered_until = MAX (self->covered_until, self->check_sent_at);
+  g_mutex_unlock (&self->lock);
+  if (self->check_pending->len > 0)
+    check_start (self);
+  /* last: a caller's callback may drop the last reference to the store */
+  for (guint i = 0; i < riding->len; i++)
+    {
+      CheckWaiter *w = g_ptr_array_index (riding, i);
+
+      w->done (w->store, tag, io_error, w->data);
+      g_free (w);
+    }
+  g_ptr_array_unref (riding);
+}
+
+static void
+check_start (NczS3Store *self)
+{
+  Call *call = call_new (self, "HEAD", GENERATION_KEY, TRUE, NULL);
+
+  self->check_riding = g_steal_pointer (&self->check_pending);
+  self->check_pending = g_ptr_array_new ();
+  g_mutex_lock (&self->lock);
+  self->check_sent_at = g_get_monotonic_time ();
+  g_mutex_unlock (&self->lock);
+  call_submit (call, check_head_done, NULL);
+}
+
+static gboolean
+check_enqueue_here (gpointer data)
+{
+  CheckWaiter *w = data;
+  NczS3Store *self = w->store;
+
+  g_ptr_array_add (self->check_pending, w);
+  if (self->check_riding == NULL)
+    check_start (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* From any thread, once the data to check is in: @done runs on the
+ * request thread. */
+static void
+check_submit (NczS3Store *self,
+              CheckDone   done,
+              gpointer    data)
+{
+  CheckWaiter *w = g_new0 (CheckWaiter, 1);
+  GSource *idle = g_idle_source_new ();
+
+  w->store = self;
+  w->done = done;
+  w->data = data;
+  g_source_set_priority (idle, G_PRIORITY_DEFAULT);
+  g_source_set_callback (idle, check_enqueue_here, w, NULL);
+  g_source_attach (idle, self->context);
+  g_source_unref (idle);
+}
+
+typedef struct
+{
+  gboolean finished;
+  char *tag;
+  GError *io_error;
+} SyncCheck;
+
+static void
+sync_check_done (NczS3Store   *self,
+                 const char   *tag,
+                 const GError *io_error,
+                 gpointer      data)
+{
+  SyncCheck *sc = data;
+
+  g_mutex_lock (&self->lock);
+  sc->tag = g_strdup (tag);
+  sc->io_error = io_error != NULL ? g_error_copy (io_error) : NULL;
+  sc->finished = TRUE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
+/* A check of the generation now (never on the request thread). */
+static gboolean
+check_generation (NczS3Store *self,
+                  const char *key,
+                  gboolean    writing,
+                  GError    **error)
+{
+  SyncCheck sc = { 0 };
+  gboolean ok;
+
+  check_submit (self, sync_check_done, &sc);
+  g_mutex_lock (&self->lock);
+  while (!sc.finished)
+    g_cond_wait (&self->cond, &self->lock);
+  g_mutex_unlock (&self->lock);
+  ok = generation_unchanged (self, sc.tag, sc.io_error, key, writing, error);
+  g_free (sc.tag);
+  g_clear_error (&sc.io_error);
+  return ok;
+}
+
+/* After chunks were read: still the generation opened? */
+static gboolean
+check_after_read (NczS3Store *self,
+                  const char *key,
+                  GError    **error)
+{
+  if (is_metadata (key) || !checks_generation (self))
+    return TRUE;
+  return check_generation (self, key, FALSE, error);
+}
+
+/* Before a write: a replacer's guard; for a writer in place, the
+ * generation is still the one opened, so that a write never goes into a
+ * replacement that began before it.
+ *
+ * A writer in place's writes are checked after they were answered too,
+ * but not at once: by the next check this store sends (before its next
+ * write, after a read of chunks) or, at the latest, at commit. The writer
+ * is told at its next write or at its close, as the file store tells it,
+ * and a write costs one HEAD before it rather than one on each side. A
+ * replacement that began between this check and the write finds the
+ * write at its commit (if the write landed among its chunks) or removes
+ * it (if not); either way the writer's next check fails. */
+static gboolean
+before_write (NczS3Store   *self,
+              const char   *key,
+              GCancellable *cancellable,
+              GError      **error)
+{
+  gboolean replacing;
+  gboolean recent;
+
+  g_mutex_lock (&self->lock);
+  replacing = self->replacing;
+  recent = g_get_monotonic_time () - self->checked_at < CHECK_REUSE_US;
+  g_mutex_unlock (&self->lock);
+  if (replacing)
+    return replace_guard (self, cancellable, error);
+  if (!store_usable (self, key, TRUE, error))
+    return FALSE;
+  if (recent || !checks_generation (self))
+    return TRUE;
+  return check_generation (self, key, TRUE, error);
+}
+
 
 /* ---------------------------------------------------------------------- */
 /* Asynchronous operations: real requests on the request thread */
@@ -1824,18 +2910,39 @@ read_data_free (gpointer data)
   g_free (rd);
 }
 
+/* On the request thread: a read's result once the generation was checked. */
+static void
+read_checked (NczS3Store   *self,
+              const char   *tag,
+              const GError *io_error,
+              gpointer      data)
+{
+  GTask *task = data;
+  ReadData *rd = g_task_get_task_data (task);
+  GBytes *result = g_object_steal_data (G_OBJECT (task), "result");
+  GError *error = NULL;
+
+  if (generation_unchanged (self, tag, io_error, rd->key, FALSE, &error))
+    g_task_return_pointer (task, result, (GDestroyNotify) g_bytes_unref);
+  else
+    {
+      g_bytes_unref (result);
+      g_task_return_error (task, error);
+    }
+  g_object_unref (task);
+}
+
 static void
 read_async_done (Call *call)
 {
   GTask *task = call->data;
   ReadData *rd = g_task_get_task_data (task);
+  GBytes *result = NULL;
 
   if (call->error == NULL && call->status == 206)
-    g_task_return_pointer (task, range_of (call->response, 0, rd->length),
-                           (GDestroyNotify) g_bytes_unref);
+    result = range_of (call->response, 0, rd->length);
   else if (call->error == NULL && call->status == 200)
-    g_task_return_pointer (task, range_of (call->response, rd->offset, rd->length),
-                           (GDestroyNotify) g_bytes_unref);
+    result = range_of (call->response, rd->offset, rd->length);
   else
     {
       GError *error = NULL;
@@ -1843,15 +2950,28 @@ read_async_done (Call *call)
       call_set_error (call, &error, "reading");
       g_task_return_error (task, error);
     }
+  if (result != NULL && !is_metadata (rd->key) && checks_generation (call->store))
+    {
+      /* the task's reference goes with the check */
+      g_object_set_data (G_OBJECT (task), "result", result);
+      check_submit (call->store, read_checked, task);
+      call_free (call);
+      return;
+    }
+  if (result != NULL)
+    g_task_return_pointer (task, result, (GDestroyNotify) g_bytes_unref);
   call_free (call);
   g_object_unref (task);
 }
 
+/* The synchronous read in a thread: a range past the end (416), which
+ * needs another request, or the first read of metadata, which reads the
+ * generation first. */
 static void
-read_416_in_thread (GTask        *task,
-                    gpointer      source,
-                    gpointer      task_data,
-                    GCancellable *cancellable)
+read_in_thread (GTask        *task,
+                gpointer      source,
+                gpointer      task_data,
+                GCancellable *cancellable)
 {
   ReadData *rd = task_data;
   GError *error = NULL;
@@ -1873,7 +2993,7 @@ read_async_done_checked (Call *call)
     {
       /* never wait for another request on the request thread */
       call_free (call);
-      g_task_run_in_thread (task, read_416_in_thread);
+      g_task_run_in_thread (task, read_in_thread);
       g_object_unref (task);
       return;
     }
@@ -1908,9 +3028,15 @@ ncz_s3_store_read_async (NczStore            *store,
       g_object_unref (task);
       return;
     }
-  if (!check_key_length (self, key, &error))
+  if (!check_key_length (self, key, &error) || !store_usable (self, key, FALSE, &error))
     {
       g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  if (needs_baseline (self, key))
+    {
+      g_task_run_in_thread (task, read_in_thread);
       g_object_unref (task);
       return;
     }
@@ -1936,6 +3062,7 @@ typedef struct
   gboolean missing_is_null; /* read_many: a missing object is a NULL element */
   NczStoreRange *ranges;  /* read_ranges: the ranges of @key */
   char *key;
+  char *check_key;      /* a chunk read: the generation is checked after it, naming this key */
 } Many;
 
 /* a range that starts at or past the end (HTTP 416), settled later */
@@ -1951,6 +3078,7 @@ many_free (gpointer data)
   g_clear_error (&m->error);
   g_free (m->ranges);
   g_free (m->key);
+  g_free (m->check_key);
   g_free (m);
 }
 
@@ -1994,10 +3122,30 @@ many_settle_in_thread (GTask        *task,
                        " is past the end of the object (%" G_GUINT64_FORMAT " bytes)",
                        self->endpoint, self->config->bucket, m->key, m->ranges[i].offset, size);
       }
+  if (error == NULL && m->check_key != NULL)
+    check_generation (self, m->check_key, FALSE, &error);
   if (error != NULL)
     g_task_return_error (task, error);
   else
     g_task_return_pointer (task, g_ptr_array_ref (m->results), (GDestroyNotify) g_ptr_array_unref);
+}
+
+/* On the request thread: the reads' results once the generation was checked. */
+static void
+many_checked (NczS3Store   *self,
+              const char   *tag,
+              const GError *io_error,
+              gpointer      data)
+{
+  GTask *task = data;
+  Many *m = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if (generation_unchanged (self, tag, io_error, m->check_key, FALSE, &error))
+    g_task_return_pointer (task, g_ptr_array_ref (m->results), (GDestroyNotify) g_ptr_array_unref);
+  else
+    g_task_return_error (task, error);
+  g_object_unref (task);
 }
 
 /* On the request thread (all parts of one Many finish there). */
@@ -2049,6 +3197,12 @@ many_done (Call *call)
         unsatisfiable |= g_ptr_array_index (m->results, i) == UNSATISFIABLE;
       if (unsatisfiable)
         g_task_run_in_thread (task, many_settle_in_thread);
+      else if (m->check_key != NULL)
+        {
+          /* the task's reference goes with the check */
+          check_submit (NCZ_S3_STORE (g_task_get_source_object (task)), many_checked, task);
+          return;
+        }
       else
         g_task_return_pointer (task, g_ptr_array_ref (m->results), (GDestroyNotify) g_ptr_array_unref);
     }
@@ -2090,6 +3244,37 @@ many_part_release (GTask *task)
   g_object_unref (task);
 }
 
+static GPtrArray *ncz_s3_store_read_many (NczStore *store, const char * const *keys,
+                                          GCancellable *cancellable, GError **error);
+static GPtrArray *ncz_s3_store_read_ranges (NczStore *store, const char *key,
+                                            const NczStoreRange *ranges, guint n_ranges,
+                                            GCancellable *cancellable, GError **error);
+
+/* The first read of metadata reads the generation first: the
+ * synchronous call, in a thread. */
+static void
+many_sync_in_thread (GTask        *task,
+                     gpointer      source,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  Many *m = task_data;
+  char **keys = g_object_get_data (G_OBJECT (task), "keys");
+  GError *error = NULL;
+  GPtrArray *result;
+
+  if (keys != NULL)
+    result = ncz_s3_store_read_many (NCZ_STORE (source), (const char * const *) keys,
+                                     cancellable, &error);
+  else
+    result = ncz_s3_store_read_ranges (NCZ_STORE (source), m->key, m->ranges, m->results->len,
+                                       cancellable, &error);
+  if (result != NULL)
+    g_task_return_pointer (task, result, (GDestroyNotify) g_ptr_array_unref);
+  else
+    g_task_return_error (task, error);
+}
+
 static void
 ncz_s3_store_read_many_async (NczStore            *store,
                               const char * const  *keys,
@@ -2109,9 +3294,18 @@ ncz_s3_store_read_many_async (NczStore            *store,
   g_task_set_task_data (task, m, many_free);
   m->missing_is_null = TRUE;
   for (guint i = 0; i < n; i++)
-    if (!check_key_length (self, keys[i], &error))
+    if (!check_key_length (self, keys[i], &error) || !store_usable (self, keys[i], FALSE, &error))
       {
         g_task_return_error (task, error);
+        g_object_unref (task);
+        return;
+      }
+  for (guint i = 0; i < n; i++)
+    if (needs_baseline (self, keys[i]))
+      {
+        g_object_set_data_full (G_OBJECT (task), "keys", g_strdupv ((char **) keys),
+                                (GDestroyNotify) g_strfreev);
+        g_task_run_in_thread (task, many_sync_in_thread);
         g_object_unref (task);
         return;
       }
@@ -2122,7 +3316,11 @@ ncz_s3_store_read_many_async (NczStore            *store,
       if (held != NULL)
         g_ptr_array_index (m->results, i) = held;
       else
-        remote++;
+        {
+          remote++;
+          if (m->check_key == NULL && !is_metadata (keys[i]) && checks_generation (self))
+            m->check_key = g_strdup (keys[i]);
+        }
     }
   m->pending = remote;
   if (remote == 0)
@@ -2166,12 +3364,21 @@ ncz_s3_store_read_ranges_async (NczStore            *store,
   g_task_set_task_data (task, m, many_free);
   m->ranges = g_memdup2 (ranges, sizeof (NczStoreRange) * n_ranges);
   m->key = g_strdup (key);
-  if (!check_key_length (self, key, &error))
+  if (!check_key_length (self, key, &error)
+      || (held == NULL && !store_usable (self, key, FALSE, &error)))
     {
       g_task_return_error (task, error);
       g_object_unref (task);
       return;
     }
+  if (held == NULL && n_ranges > 0 && needs_baseline (self, key))
+    {
+      g_task_run_in_thread (task, many_sync_in_thread);
+      g_object_unref (task);
+      return;
+    }
+  if (!is_metadata (key) && checks_generation (self))
+    m->check_key = g_strdup (key);
   if (held != NULL || n_ranges == 0)
     {
       for (guint i = 0; i < n_ranges; i++)
@@ -2239,6 +3446,11 @@ ncz_s3_store_read_many (NczStore           *store,
   Waiter w = { NULL };
   GPtrArray *result;
 
+  /* the generation before the first metadata (here, not in a thread) */
+  for (guint i = 0; keys[i] != NULL; i++)
+    if (held_lookup_has (NCZ_S3_STORE (store), keys[i]) == FALSE
+        && !ensure_baseline (NCZ_S3_STORE (store), keys[i], cancellable, error))
+      return NULL;
   g_main_context_push_thread_default (context);
   ncz_s3_store_read_many_async (store, keys, G_PRIORITY_DEFAULT, cancellable, waiter_done, &w);
   wait_for (context, &w);
@@ -2260,6 +3472,9 @@ ncz_s3_store_read_ranges (NczStore            *store,
   Waiter w = { NULL };
   GPtrArray *result;
 
+  if (n_ranges > 0 && !held_lookup_has (NCZ_S3_STORE (store), key)
+      && !ensure_baseline (NCZ_S3_STORE (store), key, cancellable, error))
+    return NULL;
   g_main_context_push_thread_default (context);
   ncz_s3_store_read_ranges_async (store, key, ranges, n_ranges, G_PRIORITY_DEFAULT, cancellable,
                                   waiter_done, &w);
@@ -2300,11 +3515,18 @@ ncz_s3_store_write_many (NczStore           *store,
       calls[n_calls]->body = g_bytes_ref (data[i]);
       n_calls++;
     }
+  /* one check of the generation before the batch and one after */
+  if (n_calls > 0 && !before_write (self, calls[0]->key, cancellable, error))
+    {
+      for (guint i = 0; i < n_calls; i++)
+        call_free (calls[i]);
+      return FALSE;
+    }
   calls_run (calls, n_calls);
   for (guint i = 0; i < n_calls; i++)
     {
       if (call_ok (calls[i]))
-        note_written (self, calls[i]->key);
+        note_written (self, calls[i]->key, call_etag (calls[i]));
       else if (ok)
         {
           call_set_error (calls[i], error, "writing");
@@ -2319,6 +3541,19 @@ ncz_s3_store_write_many (NczStore           *store,
       ok = write_object (self, keys[i], data[i], cancellable, error);
     }
   return ok;
+}
+
+static gboolean
+write_checks_first (NczS3Store *self)
+{
+  gboolean replacing;
+
+  g_mutex_lock (&self->lock);
+  replacing = self->replacing;
+  g_mutex_unlock (&self->lock);
+  if (replacing)
+    return replace_guard_is_due (self);
+  return !store_usable (self, NULL, TRUE, NULL) || checks_generation (self);
 }
 
 /* write_async: one PUT on the request thread; large objects (multipart),
@@ -2348,7 +3583,7 @@ write_async_done (Call *call)
 
   if (call_ok (call))
     {
-      note_written (call->store, call->key);
+      note_written (call->store, call->key, call_etag (call));
       g_task_return_boolean (task, TRUE);
     }
   else
@@ -2383,8 +3618,10 @@ ncz_s3_store_write_async (NczStore            *store,
       g_object_unref (task);
       return;
     }
+  /* and the writes that check something first: a replacer's guard that
+   * needs a request, a writer in place's generation */
   if (holds_back (self, key) || needs_prepare (self)
-      || g_bytes_get_size (data) > MULTIPART_THRESHOLD)
+      || g_bytes_get_size (data) > MULTIPART_THRESHOLD || write_checks_first (self))
     {
       ReadData *wd = g_new0 (ReadData, 1);
 
@@ -2548,7 +3785,11 @@ list_page_done (Call *call)
 
   if (list_parse (call, lp, names, &page->next_token, &error))
     {
+      g_autofree char *root = list_prefix (call->store, "");
+
       clean_names (names);
+      if (strcmp (lp, root) == 0)
+        drop_generation_key ("", names);
       g_ptr_array_add (names, NULL);
       page->names = (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
       g_task_return_pointer (task, page, page_free);
@@ -2645,41 +3886,144 @@ needs_prepare (NczS3Store *self)
   return needed;
 }
 
-/* Before the first write over an old dataset: its metadata objects go,
- * so that it no longer opens (what follows would mix old and new). */
+/* Before the first write over an old dataset: the generation becomes
+ * this store's (which may wait for another replacement), then the
+ * metadata objects at the prefix go, so that it no longer opens (what
+ * follows would mix old and new). The prefix is listed now, after the
+ * claim: a replacement that finished while this one waited left its own
+ * objects. */
 static gboolean
 prepare_replace (NczS3Store   *self,
                  GCancellable *cancellable,
                  GError      **error)
 {
-  static GMutex prepare_lock;
-  g_autoptr(GPtrArray) objects = g_ptr_array_new_with_free_func (g_free);
   gboolean ok = TRUE;
 
-  g_mutex_lock (&prepare_lock);
+  g_mutex_lock (&self->prepare_lock);
   if (needs_prepare (self))
     {
-      GHashTableIter iter;
-      gpointer key;
+      g_autofree char *lp = list_prefix (self, "");
+      g_autoptr(GPtrArray) old = NULL;
+      g_autoptr(GPtrArray) objects = g_ptr_array_new_with_free_func (g_free);
+      gboolean claimed;
 
       g_mutex_lock (&self->lock);
-      g_hash_table_iter_init (&iter, self->old_keys);
-      while (g_hash_table_iter_next (&iter, &key, NULL))
-        if (is_metadata (key))
-          g_ptr_array_add (objects, object_key (self, key));
+      claimed = self->claimed;
       g_mutex_unlock (&self->lock);
-      ok = delete_objects (self, objects, cancellable, error);
+      ok = claimed || claim_generation (self, cancellable, error);
+      if (ok)
+        {
+          start_heartbeat (self);
+          old = list_all (self, lp, FALSE, cancellable, error);
+          ok = old != NULL;
+        }
+      if (ok)
+        {
+          g_mutex_lock (&self->lock);
+          g_hash_table_remove_all (self->old_keys);
+          for (guint i = 0; i < old->len; i++)
+            {
+              const char *key = g_ptr_array_index (old, i);
+
+              if (*key == '\0' || strcmp (key, GENERATION_KEY) == 0)
+                continue;
+              g_hash_table_add (self->old_keys, g_strdup (key));
+              if (is_metadata (key))
+                g_ptr_array_add (objects, object_key (self, key));
+            }
+          g_mutex_unlock (&self->lock);
+          ok = replace_guard (self, cancellable, error)
+               && delete_objects (self, objects, cancellable, error);
+          if (!ok)
+            g_prefix_error (error, "removing the metadata of the dataset being replaced: ");
+        }
       if (ok)
         {
           g_mutex_lock (&self->lock);
           self->prepared = TRUE;
           g_mutex_unlock (&self->lock);
         }
-      else
-        g_prefix_error (error, "removing the metadata of the dataset being replaced: ");
     }
-  g_mutex_unlock (&prepare_lock);
+  g_mutex_unlock (&self->prepare_lock);
   return ok;
+}
+
+/* Every object under @prefix (a list prefix) with its ETag: relative
+ * key → ETag (NULL when the listing gave none). */
+static GHashTable *
+list_tagged (NczS3Store   *self,
+             const char   *prefix,
+             GCancellable *cancellable,
+             GError      **error)
+{
+  g_autoptr(GHashTable) out = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autofree char *token = NULL;
+  gsize plen = strlen (prefix);
+
+  do
+    {
+      Call *call = list_call_new (self, prefix, FALSE, token, 1000, cancellable);
+      g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) leaves = NULL;
+      const char *current = NULL;
+      char *next = NULL;
+      const char *text;
+      gsize len;
+
+      call_run (call);
+      if (!list_parse (call, prefix, names, &next, error))
+        {
+          call_free (call);
+          return NULL;
+        }
+      /* each Contents element gives its Key, then its ETag */
+      text = g_bytes_get_data (call->response, &len);
+      leaves = ncz_s3_xml_leaves (text, len);
+      for (guint i = 0; leaves != NULL && i + 1 < leaves->len; i += 2)
+        {
+          const char *path = g_ptr_array_index (leaves, i);
+          const char *value = g_ptr_array_index (leaves, i + 1);
+
+          if (strcmp (path, "ListBucketResult/Contents/Key") == 0)
+            {
+              current = strncmp (value, prefix, plen) == 0 && value[plen] != '\0'
+                          ? value + plen : NULL;
+              if (current != NULL)
+                g_hash_table_replace (out, g_strdup (current), NULL);
+            }
+          else if (strcmp (path, "ListBucketResult/Contents/ETag") == 0 && current != NULL)
+            {
+              g_hash_table_replace (out, g_strdup (current), g_strdup (value));
+              current = NULL;
+            }
+        }
+      call_free (call);
+      g_free (token);
+      token = next;
+    }
+  while (token != NULL);
+  return g_steal_pointer (&out);
+}
+
+/* A writer in place whose last writes were not checked after they were
+ * answered: the dataset was not replaced since it was opened (as the
+ * file store's commit says). */
+static gboolean
+commit_in_place (NczS3Store   *self,
+                 GCancellable *cancellable,
+                 GError      **error)
+{
+  gboolean unchecked;
+
+  /* writes not yet followed by a check (before_write) */
+  g_mutex_lock (&self->lock);
+  unchecked = self->write_done_at > self->covered_until;
+  g_mutex_unlock (&self->lock);
+  if (!unchecked)
+    return TRUE;
+  if (!store_usable (self, NULL, TRUE, error))
+    return FALSE;
+  return !checks_generation (self) || check_generation (self, NULL, TRUE, error);
 }
 
 static gboolean
@@ -2690,27 +4034,73 @@ ncz_s3_store_commit (NczStore     *store,
   NczS3Store *self = NCZ_S3_STORE (store);
   static const char * const order[] = { ".zattrs", ".nczarr", ".zmetadata", ".zgroup", NULL };
   g_autoptr(GPtrArray) stale = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) changed = g_string_new (NULL);
   g_autoptr(GHashTable) held = NULL;
+  g_autoptr(GHashTable) listed = NULL;
+  g_autofree char *lp = list_prefix (self, "");
+  g_autoptr(GError) local = NULL;
+  guint n_changed = 0;
   GHashTableIter iter;
-  gpointer key;
+  gpointer key, value;
+  gboolean replacing;
+  gboolean ok;
 
   g_mutex_lock (&self->lock);
-  if (!self->replacing)
-    {
-      g_mutex_unlock (&self->lock);
-      return TRUE;
-    }
-  g_hash_table_iter_init (&iter, self->old_keys);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    if (!g_hash_table_contains (self->written, key) && !g_hash_table_contains (self->held, key)
-        && !is_metadata (key))
-      g_ptr_array_add (stale, object_key (self, key));
+  replacing = self->replacing;
   g_mutex_unlock (&self->lock);
+  if (!replacing)
+    return commit_in_place (self, cancellable, error);
 
+  /* a dataset without chunks claims its generation here */
   if (needs_prepare (self) && !prepare_replace (self, cancellable, error))
     return FALSE;
+  if (!replace_guard (self, cancellable, error))
+    return FALSE;
+  /* The prefix as it is now, listed again: whatever this replacement did
+   * not write goes, whoever wrote it (an interrupted replacement, a writer
+   * in place that missed the start of this one); and each chunk it wrote
+   * must still be as it wrote it, else another writer wrote into this
+   * replacement and the result would be a mix. */
+  listed = list_tagged (self, lp, cancellable, error);
+  if (listed == NULL)
+    {
+      g_prefix_error (error, "listing the dataset being replaced: ");
+      return FALSE;
+    }
+  g_mutex_lock (&self->lock);
+  g_hash_table_iter_init (&iter, listed);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const char *ours;
+
+      if (strcmp (key, GENERATION_KEY) == 0 || g_hash_table_contains (self->held, key))
+        continue;
+      if (!g_hash_table_lookup_extended (self->written, key, NULL, (gpointer *) &ours))
+        g_ptr_array_add (stale, object_key (self, key));
+      else if (ours != NULL && value != NULL && !etag_equal (ours, value) && n_changed++ < 3)
+        g_string_append_printf (changed, "%s'%s' (changed)", changed->len > 0 ? ", " : "",
+                                (char *) key);
+    }
+  g_hash_table_iter_init (&iter, self->written);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (listed, key) && n_changed++ < 3)
+      g_string_append_printf (changed, "%s'%s' (removed)", changed->len > 0 ? ", " : "",
+                              (char *) key);
+  g_mutex_unlock (&self->lock);
+  if (n_changed > 0)
+    {
+      g_autofree char *where = location (self);
+
+      g_set_error (error, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_CONFLICT,
+                   "S3 dataset %s: another writer changed %u of the objects this replacement "
+                   "wrote (%s%s) while it ran: the replacement is abandoned, the dataset does "
+                   "not open; replace it again", where, n_changed, changed->str,
+                   n_changed > 3 ? ", …" : "");
+      return FALSE;
+    }
+
   /* old objects not rewritten go first … */
-  if (!delete_objects (self, stale, cancellable, error))
+  if (!replace_guard (self, cancellable, error) || !delete_objects (self, stale, cancellable, error))
     {
       g_prefix_error (error, "removing the objects of the replaced dataset: ");
       return FALSE;
@@ -2722,8 +4112,8 @@ ncz_s3_store_commit (NczStore     *store,
   {
     g_autofree Call **calls = g_new0 (Call *, g_hash_table_size (held) + 1);
     guint n = 0;
-    gboolean ok = TRUE;
 
+    ok = TRUE;
     g_hash_table_iter_init (&iter, held);
     while (g_hash_table_iter_next (&iter, &key, NULL))
       if (!is_root_metadata (key))
@@ -2745,26 +4135,54 @@ ncz_s3_store_commit (NczStore     *store,
     if (!ok)
       return FALSE;
   }
-  /* … and the root's last make the new dataset visible */
+  /* … and the root's last make the new dataset visible: only while the
+   * generation is still this replacement's, as a conditional rewrite of
+   * its record proves (a replacer presumed dead whose record was taken
+   * over stops here, before it publishes anything) */
+  if (!generation_beat (self, cancellable, error))
+    return FALSE;
   for (guint i = 0; order[i] != NULL; i++)
     {
       GBytes *data = g_hash_table_lookup (held, order[i]);
 
-      if (data != NULL && !put_object (self, order[i], data, cancellable, error))
+      if (data != NULL && !put_object (self, order[i], data, NULL, cancellable, error))
         return FALSE;
     }
+  /* The dataset is whole: from here on, this store never writes to the
+   * prefix again, so the record may say "complete" and the next
+   * replacement start. (Saying it before the root metadata was written
+   * would let the next replacer list and clear the prefix while this one
+   * still writes its root.) */
   g_mutex_lock (&self->lock);
   self->replacing = FALSE;
   g_hash_table_remove_all (self->held);
   g_hash_table_remove_all (self->written);
   g_hash_table_remove_all (self->old_keys);
   g_mutex_unlock (&self->lock);
+  g_mutex_lock (&self->gen_lock);
+  ok = generation_put_locked (self, "complete", cancellable, &local);
+  self->gen_done = TRUE;
+  g_mutex_unlock (&self->gen_lock);
+  stop_heartbeat (self);
+  if (!ok)
+    {
+      g_propagate_prefixed_error (error, g_steal_pointer (&local),
+                                  "the new dataset is written, but its generation object could "
+                                  "not be marked complete (readers refuse the dataset and "
+                                  "replacements wait until it is %u s old): ",
+                                  self->config->replace_stale);
+      return FALSE;
+    }
   return TRUE;
 }
 
 /* Drops what this replacement wrote. The old dataset stays whole when
  * nothing was written yet; otherwise its root metadata is already gone
- * and what is left of it does not open. */
+ * and what is left of it does not open. The generation record then says
+ * "discarded", which the next replacement takes over at once (and
+ * readers take for settled: the old dataset if it is still whole, else
+ * nothing that opens). A store whose record was taken over removes
+ * nothing: the objects may be the new replacement's. */
 static void
 ncz_s3_store_discard (NczStore *store)
 {
@@ -2773,6 +4191,7 @@ ncz_s3_store_discard (NczStore *store)
   g_autoptr(GError) error = NULL;
   GHashTableIter iter;
   gpointer key;
+  gboolean lost;
 
   g_mutex_lock (&self->lock);
   if (!self->replacing)
@@ -2781,15 +4200,26 @@ ncz_s3_store_discard (NczStore *store)
       return;
     }
   self->replacing = FALSE;
+  lost = self->lost;
   g_hash_table_iter_init (&iter, self->written);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
+  while (!lost && g_hash_table_iter_next (&iter, &key, NULL))
     if (!g_hash_table_contains (self->old_keys, key))
       g_ptr_array_add (objects, object_key (self, key));
   g_hash_table_remove_all (self->held);
   g_hash_table_remove_all (self->written);
   g_mutex_unlock (&self->lock);
   if (!delete_objects (self, objects, NULL, &error))
+    {
+      g_debug ("discarding a replacement: %s", error->message);
+      g_clear_error (&error);
+    }
+  g_mutex_lock (&self->gen_lock);
+  if (self->claimed && !self->gen_done && !lost
+      && !generation_put_locked (self, "discarded", NULL, &error))
     g_debug ("discarding a replacement: %s", error->message);
+  self->gen_done = TRUE;
+  g_mutex_unlock (&self->gen_lock);
+  stop_heartbeat (self);
 }
 
 static void
@@ -3046,21 +4476,14 @@ ncz_s3_store_initable_init_impl (GInitable     *initable,
 
   start_request_thread (self);
 
+  /* a replacement lists the prefix when it claims the generation, at
+   * its first write: nothing at the prefix changes before */
   if (self->flags & NCZ_STORE_CREATE)
     {
-      g_autofree char *lp = list_prefix (self, "");
-      g_autoptr(GPtrArray) old = NULL;
-
       if (!ensure_bucket (self, cancellable, error))
         return FALSE;
-      old = list_all (self, lp, FALSE, cancellable, error);
-      if (old == NULL)
-        return FALSE;
-      for (guint i = 0; i < old->len; i++)
-        if (*(char *) g_ptr_array_index (old, i) != '\0')
-          g_hash_table_add (self->old_keys, g_strdup (g_ptr_array_index (old, i)));
       self->replacing = TRUE;
-      self->prepared = g_hash_table_size (self->old_keys) == 0;
+      self->prepared = FALSE;
     }
   self->initialized = TRUE;
   return TRUE;
@@ -3135,6 +4558,7 @@ ncz_s3_store_finalize (GObject *object)
   /* a replacement never committed: drop what it wrote */
   if (self->thread != NULL && g_thread_self () != self->thread)
     ncz_s3_store_discard (NCZ_STORE (self));
+  stop_heartbeat (self);
   stop_request_thread (self);
   g_clear_pointer (&self->loop, g_main_loop_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
@@ -3146,6 +4570,14 @@ ncz_s3_store_finalize (GObject *object)
   g_hash_table_unref (self->old_keys);
   g_hash_table_unref (self->written);
   g_hash_table_unref (self->held);
+  g_free (self->gen_id);
+  g_free (self->gen_since);
+  g_free (self->gen_tag);
+  g_free (self->baseline_tag);
+  g_ptr_array_unref (self->check_pending);
+  g_mutex_clear (&self->prepare_lock);
+  g_mutex_clear (&self->gen_lock);
+  g_cond_clear (&self->heartbeat_cond);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   g_clear_object (&self->url);
@@ -3177,8 +4609,12 @@ ncz_s3_store_init (NczS3Store *self)
 {
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
+  g_mutex_init (&self->prepare_lock);
+  g_mutex_init (&self->gen_lock);
+  g_cond_init (&self->heartbeat_cond);
   g_queue_init (&self->waiting);
+  self->check_pending = g_ptr_array_new ();
   self->old_keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->written = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->written = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->held = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_bytes_unref);
 }

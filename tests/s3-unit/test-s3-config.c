@@ -232,6 +232,7 @@ test_bad (void)
   resolve_bad ("s3://bucket/k#aws.profile=a]b", "profile");
   resolve_bad ("s3://bucket/k#s3.timeout=soon", "s3.timeout");
   resolve_bad ("s3://bucket/k#s3.retries=-1", "s3.retries");
+  resolve_bad ("s3://bucket/k#s3.replace-stale=5m", "s3.replace-stale");
   resolve_bad ("s3://bucket/k#s3.tls-verify=maybe", "s3.tls-verify");
   {
     /* a key prefix over S3's 1024 bytes is named in the error */
@@ -248,7 +249,8 @@ test_bad (void)
 static void
 test_options (void)
 {
-  g_autoptr(NczS3Config) c = resolve ("s3://b/k#s3.timeout=7&s3.retries=0&s3.tls-verify=false");
+  g_autoptr(NczS3Config) c = resolve ("s3://b/k#s3.timeout=7&s3.retries=0&s3.tls-verify=false"
+                                      "&s3.replace-stale=20");
   g_autoptr(NczS3Config) d = NULL;
   g_autoptr(NczS3Config) rc = NULL;
   g_autofree char *ncrc = g_build_filename (g_get_home_dir (), ".ncrc", NULL);
@@ -256,14 +258,18 @@ test_options (void)
   g_assert_cmpuint (c->timeout, ==, 7);
   g_assert_cmpuint (c->retries, ==, 0);
   g_assert_false (c->tls_verify);
+  g_assert_cmpuint (c->replace_stale, ==, 20);
 
   g_setenv ("NCZ_S3_TIMEOUT", "3", TRUE);
   g_setenv ("NCZ_S3_RETRIES", "9", TRUE);
+  g_setenv ("NCZ_S3_REPLACE_STALE", "0", TRUE);
   d = resolve ("s3://b/k#s3.retries=2");
   g_assert_cmpuint (d->timeout, ==, 3);
   g_assert_cmpuint (d->retries, ==, 2); /* the URL wins */
+  g_assert_cmpuint (d->replace_stale, ==, 300); /* 0: the default */
   g_unsetenv ("NCZ_S3_TIMEOUT");
   g_unsetenv ("NCZ_S3_RETRIES");
+  g_unsetenv ("NCZ_S3_REPLACE_STALE");
 
   write_file (ncrc, "# rc file\nHTTP.SSL.VERIFYPEER=0\n");
   rc = resolve ("s3://b/k");

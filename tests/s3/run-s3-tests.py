@@ -4,7 +4,7 @@
 #
 #   radosgw-run /usr/bin/python3 run-s3-tests.py --store-test=PATH \
 #       --write-all=PATH --ncz-dump=PATH --ncz-copy=PATH --ncz-gen=PATH \
-#       --conc-worker=PATH
+#       --conc-worker=PATH --replace-worker=PATH
 #
 # Every bucket of the run starts with one random prefix
 # (NCZ_TEST_S3_BUCKET_PREFIX); all of them are removed at the end, also
@@ -32,7 +32,8 @@ import s3common  # noqa: E402
 
 def main():
     ap = argparse.ArgumentParser()
-    for opt in ("store-test", "write-all", "ncz-dump", "ncz-copy", "ncz-gen", "conc-worker"):
+    for opt in ("store-test", "write-all", "ncz-dump", "ncz-copy", "ncz-gen", "conc-worker",
+                "replace-worker"):
         ap.add_argument("--" + opt, required=True)
     ap.add_argument("--only", action="append", default=[],
                     help="run only the named tests (repeatable)")
@@ -70,6 +71,8 @@ def main():
         ("faults", [py, os.path.join(HERE, "test-s3-faults.py")] + tools, {}),
         ("vfd", [py, os.path.join(HERE, "test-s3-vfd.py")] + tools, {}),
         ("concurrency", [py, os.path.join(HERE, "test-s3-concurrency.py"), args.conc_worker], {}),
+        ("replace", [py, os.path.join(HERE, "test-s3-replace.py"), args.replace_worker,
+                     args.ncz_copy, args.ncz_dump], {}),
     ]
     results = []
     try:

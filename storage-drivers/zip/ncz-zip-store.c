@@ -1278,30 +1278,7 @@ static gboolean
 read_lock_timeout (NczZipStore *self,
                    GError     **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  const char *text = ncz_url_get_fragment_value (self->url, "lock.timeout");
-
-  if (text != NULL)
-    {
-      if (ncz_lock_timeout_from_text (text, &self->lock_timeout_ms, &local_error))
-        return TRUE;
-      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_BAD_URL,
-                   "zip store URL '%s': bad lock.timeout: %s",
-                   ncz_url_get_original (self->url), local_error->message);
-      return FALSE;
-    }
-  text = g_getenv ("NCZ_LOCK_TIMEOUT");
-  if (text != NULL && *text != '\0')
-    {
-      if (ncz_lock_timeout_from_text (text, &self->lock_timeout_ms, &local_error))
-        return TRUE;
-      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_BAD_URL,
-                   "zip store URL '%s': bad NCZ_LOCK_TIMEOUT in the environment: %s",
-                   ncz_url_get_original (self->url), local_error->message);
-      return FALSE;
-    }
-  self->lock_timeout_ms = NCZ_LOCK_DEFAULT_TIMEOUT_MS;
-  return TRUE;
+  return ncz_lock_timeout_for_url (self->url, &self->lock_timeout_ms, error);
 }
 
 /* Takes the writer lock, waiting while another writer holds it. @key is

@@ -12,6 +12,8 @@ PACKAGES=(
   python3 python3-zarr python3-numcodecs python3-xarray python3-h5py python3-h5netcdf
   zip unzip gobject-introspection libgirepository1.0-dev python3-gi gir1.2-glib-2.0 gir1.2-json-1.0
   valac
+  # the Python layer: its C extension, the xarray engine and Dask across processes, the API reference
+  python3-dev python-gi-dev python3-numpy python3-dask python3-distributed python3-netcdf4 gi-docgen
   gdal-bin
   # the S3 tests and bench: Ceph's RADOS Gateway on 127.0.0.1 (tests/s3/radosgw-run)
   # and the peers that read the same buckets

@@ -21,7 +21,7 @@
  * Objects are byte strings named by keys, `/`-separated relative paths
  * such as `.zgroup` or `grp/var/0.1`. A key names either an object or a
  * prefix of other keys; the empty key is the root prefix. Keys are checked
- * by [func@Ncz.store_key_is_valid] before any driver sees them, so drivers
+ * by [func@Ncz.Store.key_is_valid] before any driver sees them, so drivers
  * never receive `..`, `.`, empty segments, control characters, invalid
  * UTF-8 or keys longer than 1024 bytes.
  *
@@ -53,6 +53,8 @@ G_DEFINE_BOXED_TYPE (NczStoreRange, ncz_store_range, ncz_store_range_copy, ncz_s
 /**
  * ncz_store_range_copy:
  * @range: a byte range
+ *
+ * Copies a byte range. Free the copy with ncz_store_range_free().
  *
  * Returns: (transfer full): a copy of @range
  * Since: 1.0
@@ -1257,6 +1259,9 @@ ncz_store_unlock_key (NczStore *self, const char *key)
  * ncz_store_has_locks:
  * @self: a store
  *
+ * Tells whether locks taken on the store keep out other processes, which
+ * writers sharing a dataset need.
+ *
  * Returns: whether ncz_store_lock_key() takes locks shared with other
  * processes: the store's own, or those of the lock directory the URL
  * names (`lock.dir`)
@@ -1373,6 +1378,11 @@ ncz_store_write_if (NczStore     *self,
 /**
  * ncz_store_has_conditional_writes:
  * @self: a store
+ *
+ * Tells whether the store can write an object only if its version is still
+ * the one read before (compare and swap). Stores without it write
+ * unconditionally in ncz_store_write_if(), and their writers share
+ * ncz_store_lock_key() instead.
  *
  * Returns: whether ncz_store_write_if() compares versions
  * Since: 1.0

@@ -214,8 +214,7 @@ ncz_dimension_is_unlimited (NczDimension *self)
  * ncz_dimension_get_group:
  * @self: a dimension
  *
- * Gives the group that defines the dimension. It is %NULL only for a
- * dimension no group holds any more.
+ * Gives the group that defines the dimension.
  *
  * Returns: (transfer none) (nullable): the group defining the dimension
  * Since: 1.0

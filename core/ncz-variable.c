@@ -152,8 +152,7 @@ ncz_variable_get_full_name (NczVariable *self)
  * ncz_variable_get_group:
  * @self: a variable
  *
- * Gives the group that defines the variable. It is %NULL only for a
- * variable no group holds any more.
+ * Gives the group that defines the variable.
  *
  * Returns: (transfer none) (nullable): the group of the variable
  * Since: 1.0
@@ -635,7 +634,8 @@ ncz_variable_set_no_fill (NczVariable *self, gboolean no_fill, GError **error)
  * @self: a variable
  *
  * Gives the byte order of the variable's values in storage. Reads and
- * writes always use the native byte order; the codec chain converts.
+ * writes always use the native byte order: values are swapped as chunks
+ * are stored and loaded.
  *
  * Returns: the storage byte order
  * Since: 1.0

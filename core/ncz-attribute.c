@@ -149,7 +149,10 @@ ncz_attribute_new_values (const char *name, NczDataType type, gconstpointer valu
  * @text: (array length=length) (element-type guint8): the characters
  * @length: length of @text in bytes, or -1 if NUL-terminated
  *
- * Creates a char attribute.
+ * Creates a %NCZ_DATA_TYPE_CHAR attribute (a netCDF text attribute) from
+ * @length bytes of @text, copied; they need not be NUL-terminated when
+ * @length is given. The name must be a non-empty string; a name with `/`
+ * or invalid UTF-8 gives %NULL.
  *
  * Returns: (transfer full): a new attribute
  * Since: 1.0
@@ -172,7 +175,9 @@ ncz_attribute_new_text (const char *name, const char *text, gssize length)
  * @strings: (array length=n_strings): the strings
  * @n_strings: number of strings, or -1 if @strings is %NULL-terminated
  *
- * Creates a string attribute.
+ * Creates a %NCZ_DATA_TYPE_STRING attribute holding copies of @strings
+ * (a %NULL element is stored as the empty string). The name must be a
+ * non-empty UTF-8 string; it is kept in Unicode normalization form C.
  *
  * Returns: (transfer full): a new attribute
  * Since: 1.0

@@ -620,7 +620,10 @@ ncz_dataset_get_io_depth (NczDataset *self)
  * @io_depth: the number of storage requests to keep in flight, up to
  *   %NCZ_STORE_MAX_IO_DEPTH; 0 for the default
  *
- * Sets the [property@Ncz.Dataset:io-depth].
+ * Sets the [property@Ncz.Dataset:io-depth]: how many storage requests
+ * the chunk engine keeps in flight when it reads a selection of this
+ * dataset. 0 goes back to the default (`NCZ_IO_DEPTH`, else the store's
+ * hint); values above %NCZ_STORE_MAX_IO_DEPTH are lowered to it.
  *
  * Since: 1.0
  */

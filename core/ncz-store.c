@@ -70,7 +70,7 @@ ncz_store_range_copy (const NczStoreRange *range)
  * ncz_store_range_free:
  * @range: a byte range from ncz_store_range_copy()
  *
- * Frees @range.
+ * Frees a range made by ncz_store_range_copy().
  *
  * Since: 1.0
  */
@@ -1798,7 +1798,9 @@ ncz_store_read_range_async (NczStore            *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.read_range_async].
+ * Finishes [method@Ncz.Store.read_range_async]: gives what
+ * [method@Ncz.Store.read_range] would have given, or sets the error it would
+ * have set.
  *
  * Returns: (transfer full): the bytes, or %NULL on error
  * Since: 1.0
@@ -1853,7 +1855,9 @@ ncz_store_read_async (NczStore            *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.read_async].
+ * Finishes [method@Ncz.Store.read_async]: gives what
+ * [method@Ncz.Store.read] would have given, or sets the error it would
+ * have set.
  *
  * Returns: (transfer full): the bytes, or %NULL on error
  * Since: 1.0
@@ -1918,7 +1922,9 @@ ncz_store_read_ranges_async (NczStore            *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.read_ranges_async].
+ * Finishes [method@Ncz.Store.read_ranges_async]: gives what
+ * [method@Ncz.Store.read_ranges] would have given, or sets the error it would
+ * have set.
  *
  * Returns: (transfer container) (element-type GBytes): one #GBytes per
  *   range, or %NULL on error
@@ -1991,7 +1997,9 @@ ncz_store_read_many_async (NczStore            *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.read_many_async].
+ * Finishes [method@Ncz.Store.read_many_async]: gives what
+ * [method@Ncz.Store.read_many] would have given, or sets the error it would
+ * have set.
  *
  * Returns: (transfer container) (element-type GBytes): the objects in the
  *   order of the keys, %NULL elements for missing ones; %NULL on error
@@ -2062,7 +2070,9 @@ ncz_store_write_async (NczStore            *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.write_async].
+ * Finishes [method@Ncz.Store.write_async]: gives what
+ * [method@Ncz.Store.write] would have given, or sets the error it would
+ * have set.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -2129,7 +2139,9 @@ ncz_store_remove_async (NczStore            *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.remove_async].
+ * Finishes [method@Ncz.Store.remove_async]: gives what
+ * [method@Ncz.Store.remove] would have given, or sets the error it would
+ * have set.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -2199,7 +2211,9 @@ ncz_store_get_length_async (NczStore            *self,
  * @length: (out) (optional): return location for the object's length
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.get_length_async].
+ * Finishes [method@Ncz.Store.get_length_async]: gives what
+ * [method@Ncz.Store.get_length] would have given, or sets the error it would
+ * have set.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -2278,7 +2292,9 @@ ncz_store_list_page_async (NczStore            *self,
  *   location for the token of the next page, %NULL after the last page
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.list_page_async].
+ * Finishes [method@Ncz.Store.list_page_async]: gives what
+ * [method@Ncz.Store.list_page] would have given, or sets the error it would
+ * have set.
  *
  * Returns: (transfer full) (array zero-terminated=1): the names of the
  *   page, or %NULL on error

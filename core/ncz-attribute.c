@@ -76,6 +76,13 @@ check_name (const char *name, GError **error)
  * @values: the packed values in native byte order
  * @error: return location for a #GError
  *
+ * Makes an attribute of @type from values packed in native byte order. The
+ * name must be non-empty UTF-8 without `/`, and is kept in Unicode
+ * normalization form C. Fails with %NCZ_DATASET_ERROR_INVALID for a bad
+ * name, for %NCZ_DATA_TYPE_STRING or an invalid type, or when the size of
+ * @values is not a multiple of the size of @type. The attribute takes a
+ * reference on @values.
+ *
  * Returns: (transfer full): a new attribute, or %NULL if @values is not a
  *   whole number of values of @type
  * Since: 1.0
@@ -121,6 +128,10 @@ ncz_attribute_new (const char *name, NczDataType type, GBytes *values,
  * @n_values: number of values
  * @error: return location for a #GError
  *
+ * Makes an attribute of @n_values values of @type copied from @values,
+ * packed in native byte order. The C-only form of ncz_attribute_new(): it
+ * fails as that does.
+ *
  * Returns: (transfer full): a new attribute
  * Since: 1.0
  */
@@ -138,7 +149,10 @@ ncz_attribute_new_values (const char *name, NczDataType type, gconstpointer valu
  * @text: (array length=length) (element-type guint8): the characters
  * @length: length of @text in bytes, or -1 if NUL-terminated
  *
- * Creates a char attribute.
+ * Creates a %NCZ_DATA_TYPE_CHAR attribute (a netCDF text attribute) from
+ * @length bytes of @text, copied; they need not be NUL-terminated when
+ * @length is given. The name must be a non-empty string; a name with `/`
+ * or invalid UTF-8 gives %NULL.
  *
  * Returns: (transfer full): a new attribute
  * Since: 1.0
@@ -161,7 +175,9 @@ ncz_attribute_new_text (const char *name, const char *text, gssize length)
  * @strings: (array length=n_strings): the strings
  * @n_strings: number of strings, or -1 if @strings is %NULL-terminated
  *
- * Creates a string attribute.
+ * Creates a %NCZ_DATA_TYPE_STRING attribute holding copies of @strings
+ * (a %NULL element is stored as the empty string). The name must be a
+ * non-empty UTF-8 string; it is kept in Unicode normalization form C.
  *
  * Returns: (transfer full): a new attribute
  * Since: 1.0
@@ -190,6 +206,9 @@ ncz_attribute_new_strings (const char *name, const char * const *strings,
  * ncz_attribute_get_name:
  * @self: an attribute
  *
+ * Gives the attribute's name, as stored (in Unicode normalization form C).
+ * The string belongs to the attribute.
+ *
  * Returns: the name, in Unicode NFC
  * Since: 1.0
  */
@@ -203,6 +222,8 @@ ncz_attribute_get_name (NczAttribute *self)
 /**
  * ncz_attribute_get_value_type:
  * @self: an attribute
+ *
+ * Gives the type of the attribute's values.
  *
  * Returns: the value type
  * Since: 1.0
@@ -218,6 +239,10 @@ ncz_attribute_get_value_type (NczAttribute *self)
  * ncz_attribute_get_length:
  * @self: an attribute
  *
+ * Gives the number of values the attribute holds: of characters for a
+ * %NCZ_DATA_TYPE_CHAR attribute, of strings for a %NCZ_DATA_TYPE_STRING
+ * one.
+ *
  * Returns: the number of values (characters for a char attribute)
  * Since: 1.0
  */
@@ -231,6 +256,10 @@ ncz_attribute_get_length (NczAttribute *self)
 /**
  * ncz_attribute_get_data:
  * @self: an attribute
+ *
+ * Gives the values of a numeric or char attribute as packed native values:
+ * ncz_attribute_get_length() of them, each of the size of
+ * ncz_attribute_get_value_type(). The caller owns the returned reference.
  *
  * Returns: (transfer full) (nullable): the packed values in native byte
  *   order; %NULL for a string attribute
@@ -247,6 +276,10 @@ ncz_attribute_get_data (NczAttribute *self)
  * ncz_attribute_peek_values: (skip)
  * @self: an attribute
  * @n_values: (out) (optional): number of values
+ *
+ * Gives the attribute's values without copying: packed native values, or a
+ * `char **` of strings for a string attribute. They belong to the
+ * attribute and are valid while it lives.
  *
  * Returns: the packed values (for strings, a `char **`)
  * Since: 1.0
@@ -266,6 +299,10 @@ ncz_attribute_peek_values (NczAttribute *self, gsize *n_values)
  * ncz_attribute_get_text:
  * @self: a char attribute
  * @length: (out) (optional): length in bytes
+ *
+ * Gives the characters of a %NCZ_DATA_TYPE_CHAR attribute as a newly
+ * allocated, NUL-terminated string; @length receives their number, which
+ * counts any NUL inside the text. Free the result with g_free().
  *
  * Returns: (transfer full) (nullable): the characters, NUL-terminated
  *   (they may contain NULs themselves); %NULL if not a char attribute
@@ -294,6 +331,9 @@ ncz_attribute_get_text (NczAttribute *self, gsize *length)
 /**
  * ncz_attribute_get_strings:
  * @self: a string attribute
+ *
+ * Gives the values of a %NCZ_DATA_TYPE_STRING attribute. They belong to
+ * the attribute and live as long as it. Any other attribute has none.
  *
  * Returns: (transfer none) (array zero-terminated=1) (nullable): the strings
  * Since: 1.0
@@ -503,6 +543,9 @@ ncz_attribute_get_uint64 (NczAttribute *self, gsize index, GError **error)
  * ncz_attribute_equal:
  * @a: an attribute
  * @b: another attribute
+ *
+ * Compares two attributes: their names, value types, lengths and every
+ * value (the strings of string attributes, the bytes of the others).
  *
  * Returns: whether @a and @b have the same name, type and values
  * Since: 1.0

@@ -32,6 +32,10 @@ codec_unsupported (NczCodec *self, const char *what, GError **error)
  * ncz_codec_get_codec_id:
  * @self: a codec
  *
+ * Gives the codec's id in Zarr metadata: the `id` of its JSON in `.zarray`
+ * `compressor` and `filters` (`zstd`, `blosc`, ...). The string belongs to
+ * the codec.
+ *
  * Returns: the Zarr (numcodecs) codec id
  * Since: 1.0
  */
@@ -45,6 +49,9 @@ ncz_codec_get_codec_id (NczCodec *self)
 /**
  * ncz_codec_get_filter_id:
  * @self: a codec
+ *
+ * Gives the HDF5 filter id the codec implements, as netCDF-4 files and the
+ * `_Filter` attribute name it (32015 for zstd).
  *
  * Returns: the HDF5 filter id, 0 if none
  * Since: 1.0
@@ -61,6 +68,9 @@ ncz_codec_get_filter_id (NczCodec *self)
 /**
  * ncz_codec_get_kind:
  * @self: a codec
+ *
+ * Tells whether the codec works on arrays of values, turns values into
+ * bytes, or works on bytes; codecs that do not say work on bytes.
  *
  * Returns: where the codec stands in a chunk's pipeline
  * Since: 1.0
@@ -225,6 +235,12 @@ ncz_codec_params_to_json_text (NczCodec *self, const guint *params, gsize n_para
  * @working: (out) (transfer full) (element-type guint): working parameters
  * @error: return location for a #GError
  *
+ * Gives the parameters the codec works with for @variable from the ones
+ * stored in metadata (@visible): a codec may add the element size or the
+ * chunk shape. Codecs that need nothing more use @visible unchanged. Fails
+ * with %NCZ_CODEC_ERROR_BAD_PARAMETERS for parameters the codec cannot use
+ * with @variable.
+ *
  * Returns: %TRUE on success
  * Since: 1.0
  */
@@ -252,6 +268,11 @@ ncz_codec_modify_parameters (NczCodec *self, NczVariable *variable,
  * @input: the data
  * @error: return location for a #GError
  *
+ * Encodes one chunk (compresses it, adds a checksum, ...) with the working
+ * parameters ncz_codec_modify_parameters() gave. Fails with
+ * %NCZ_CODEC_ERROR_BAD_PARAMETERS for parameters the codec cannot use, and
+ * %NCZ_CODEC_ERROR_NOT_AVAILABLE when the codec cannot encode.
+ *
  * Returns: (transfer full): the encoded data
  * Since: 1.0
  */
@@ -278,6 +299,11 @@ ncz_codec_encode (NczCodec *self, const guint *working, gsize n_working,
  * @n_working: number of parameters
  * @input: the encoded data
  * @error: return location for a #GError
+ *
+ * Undoes the codec's encoding of one chunk with the working parameters
+ * ncz_codec_modify_parameters() gave. Fails with %NCZ_CODEC_ERROR_CORRUPT
+ * when @input is not valid encoded data, and
+ * %NCZ_CODEC_ERROR_NOT_AVAILABLE when the codec cannot decode.
  *
  * Returns: (transfer full): the decoded data
  * Since: 1.0

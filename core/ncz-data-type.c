@@ -39,6 +39,9 @@ type_is_valid (NczDataType type)
  * ncz_data_type_get_size:
  * @type: a type
  *
+ * Gives how many bytes one value of @type takes in the buffers of reads,
+ * writes and attributes.
+ *
  * Returns: the size in bytes of one value of @type in memory (for
  *   %NCZ_DATA_TYPE_STRING, the size of a `char *`), 0 for an invalid type
  * Since: 1.0
@@ -53,6 +56,9 @@ ncz_data_type_get_size (NczDataType type)
  * ncz_data_type_get_name:
  * @type: a type
  *
+ * Gives the CDL name of a type, as `ncz-dump` and `ncz-gen` write it;
+ * `none` for an invalid type. The string is static.
+ *
  * Returns: the CDL name of @type ("int", "uint64", ...)
  * Since: 1.0
  */
@@ -65,6 +71,9 @@ ncz_data_type_get_name (NczDataType type)
 /**
  * ncz_data_type_from_name:
  * @name: a CDL type name
+ *
+ * Finds the type whose CDL name (as ncz_data_type_get_name() gives it,
+ * such as `float` or `uint64`) is @name. The comparison is exact.
  *
  * Returns: the type called @name, or %NCZ_DATA_TYPE_NONE
  * Since: 1.0
@@ -82,6 +91,9 @@ ncz_data_type_from_name (const char *name)
 /**
  * ncz_data_type_is_integer:
  * @type: a type
+ *
+ * Tells whether @type is one of the eight integer types, signed or not.
+ * %NCZ_DATA_TYPE_CHAR is not an integer type.
  *
  * Returns: whether @type is an integer type
  * Since: 1.0
@@ -104,6 +116,9 @@ ncz_data_type_is_integer (NczDataType type)
  * ncz_data_type_is_unsigned:
  * @type: a type
  *
+ * Tells whether @type is an unsigned integer type (ubyte, ushort, uint or
+ * uint64).
+ *
  * Returns: whether @type is an unsigned integer type
  * Since: 1.0
  */
@@ -117,6 +132,9 @@ ncz_data_type_is_unsigned (NczDataType type)
 /**
  * ncz_data_type_is_float:
  * @type: a type
+ *
+ * Tells whether @type is a floating-point type: the types that can be
+ * quantized.
  *
  * Returns: whether @type is float or double
  * Since: 1.0

@@ -192,6 +192,9 @@ ncz_dataset_refresh_async (NczDataset *self, GCancellable *cancellable,
  * @result: the #GAsyncResult
  * @error: return location for a #GError
  *
+ * Completes a ncz_dataset_refresh_async() call, giving its result or its
+ * error, as ncz_dataset_refresh() would.
+ *
  * Returns: %TRUE on success
  * Since: 1.0
  */

@@ -318,6 +318,12 @@ format_for_create (NczUrl *url)
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
+ * Creates a dataset in a store the caller already has (an #NczMemoryStore,
+ * or one opened through the registry). The format and mode come from
+ * @url's fragment (`#mode=zarr`, ...), NCZarr if it names none. The
+ * dataset keeps a reference on @store. Fails when the format backend is
+ * not installed or cannot write to @store.
+ *
  * Returns: (transfer full): a new, writable dataset
  * Since: 1.0
  */
@@ -457,6 +463,9 @@ ncz_dataset_open_async (const char *url, NczOpenFlags flags,
  * @result: the #GAsyncResult
  * @error: return location for a #GError
  *
+ * Completes a ncz_dataset_open_async() call. Gives the dataset, or %NULL
+ * with the error ncz_dataset_open() would have set.
+ *
  * Returns: (transfer full): the dataset
  * Since: 1.0
  */
@@ -532,6 +541,10 @@ ncz_dataset_create (const char *url, NczCreateFlags flags,
  * ncz_dataset_get_root_group:
  * @self: a dataset
  *
+ * Gives the root group (named `/`), from which every dimension, variable,
+ * attribute and subgroup of the dataset is reached. It belongs to the
+ * dataset; a reference taken on it keeps the dataset open.
+ *
  * Returns: (transfer none): the root group
  * Since: 1.0
  */
@@ -546,6 +559,9 @@ ncz_dataset_get_root_group (NczDataset *self)
  * ncz_dataset_get_url:
  * @self: a dataset
  *
+ * Gives the parsed URL the dataset was opened or created with, its
+ * fragment keys included. It belongs to the dataset.
+ *
  * Returns: (transfer none): the URL
  * Since: 1.0
  */
@@ -559,6 +575,10 @@ ncz_dataset_get_url (NczDataset *self)
 /**
  * ncz_dataset_get_store:
  * @self: a dataset
+ *
+ * Gives the store the dataset's objects are read from and written to. A
+ * backend that does its own I/O (HDF5 on a local file) has none. It
+ * belongs to the dataset.
  *
  * Returns: (transfer none) (nullable): the store, %NULL for formats that
  *   do their own I/O
@@ -600,7 +620,10 @@ ncz_dataset_get_io_depth (NczDataset *self)
  * @io_depth: the number of storage requests to keep in flight, up to
  *   %NCZ_STORE_MAX_IO_DEPTH; 0 for the default
  *
- * Sets the [property@Ncz.Dataset:io-depth].
+ * Sets the [property@Ncz.Dataset:io-depth]: how many storage requests
+ * the chunk engine keeps in flight when it reads a selection of this
+ * dataset. 0 goes back to the default (`NCZ_IO_DEPTH`, else the store's
+ * hint); values above %NCZ_STORE_MAX_IO_DEPTH are lowered to it.
  *
  * Since: 1.0
  */
@@ -617,6 +640,10 @@ ncz_dataset_set_io_depth (NczDataset *self, guint io_depth)
  * ncz_dataset_get_format:
  * @self: a dataset
  *
+ * Gives the format backend serving the dataset (the NCZarr or HDF5 backend
+ * module, chosen when the dataset was opened or created). It belongs to
+ * the dataset.
+ *
  * Returns: (transfer none): the format backend
  * Since: 1.0
  */
@@ -630,6 +657,10 @@ ncz_dataset_get_format (NczDataset *self)
 /**
  * ncz_dataset_is_writable:
  * @self: a dataset
+ *
+ * Tells whether the dataset was opened or created for writing and is
+ * still open. Otherwise definitions, attribute changes and writes fail
+ * with %NCZ_DATASET_ERROR_READ_ONLY.
  *
  * Returns: whether the dataset accepts definitions and writes
  * Since: 1.0

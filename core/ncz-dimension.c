@@ -161,6 +161,9 @@ ncz_dimension_set_length (NczDimension *self, guint64 length, GError **error)
  * ncz_dimension_get_name:
  * @self: a dimension
  *
+ * Gives the dimension's name, without its group's path (see
+ * ncz_dimension_get_full_name()). The string belongs to the dimension.
+ *
  * Returns: the name
  * Since: 1.0
  */
@@ -174,6 +177,10 @@ ncz_dimension_get_name (NczDimension *self)
 /**
  * ncz_dimension_get_length:
  * @self: a dimension
+ *
+ * Gives the dimension's length. An unlimited dimension grows as data are
+ * written along it: its length is the largest extent written so far, and
+ * may change while it is read from another thread.
  *
  * Returns: the current length (for an unlimited dimension, the largest
  *   length written so far)
@@ -190,6 +197,9 @@ ncz_dimension_get_length (NczDimension *self)
  * ncz_dimension_is_unlimited:
  * @self: a dimension
  *
+ * Tells whether the dimension is unlimited: its length is the largest
+ * extent written along it rather than fixed at definition.
+ *
  * Returns: whether the dimension is unlimited
  * Since: 1.0
  */
@@ -204,6 +214,8 @@ ncz_dimension_is_unlimited (NczDimension *self)
  * ncz_dimension_get_group:
  * @self: a dimension
  *
+ * Gives the group that defines the dimension.
+ *
  * Returns: (transfer none) (nullable): the group defining the dimension
  * Since: 1.0
  */
@@ -217,6 +229,10 @@ ncz_dimension_get_group (NczDimension *self)
 /**
  * ncz_dimension_get_full_name:
  * @self: a dimension
+ *
+ * Gives the dimension's name qualified by the path of its group: `/x` for
+ * a dimension of the root group, `/sub/x` for one of group `sub`. Free the
+ * result with g_free().
  *
  * Returns: (transfer full): the fully qualified name, e.g. "/sub/x"
  * Since: 1.0

@@ -12,6 +12,10 @@
 /**
  * ncz_dataset_error_quark:
  *
+ * Gives the #GQuark of %NCZ_DATASET_ERROR, the domain of #NczDatasetError:
+ * errors of the data model, such as a missing dataset, a name already
+ * taken, a read-only or closed dataset, or invalid arguments.
+ *
  * Returns: the error domain of the data model
  *
  * Since: 1.0
@@ -26,6 +30,10 @@ ncz_dataset_error_quark (void)
 }
 /**
  * ncz_storage_error_quark:
+ *
+ * Gives the #GQuark of %NCZ_STORAGE_ERROR, the domain of #NczStorageError:
+ * errors of storage drivers, such as a missing key, a permission refused
+ * or an I/O failure.
  *
  * Returns: the error domain of storage drivers
  *
@@ -42,6 +50,10 @@ ncz_storage_error_quark (void)
 /**
  * ncz_codec_error_quark:
  *
+ * Gives the #GQuark of %NCZ_CODEC_ERROR, the domain of #NczCodecError:
+ * errors of codecs and filter chains, such as an unavailable codec, bad
+ * parameters or corrupt data.
+ *
  * Returns: the error domain of codecs
  *
  * Since: 1.0
@@ -57,6 +69,10 @@ ncz_codec_error_quark (void)
 /**
  * ncz_backend_error_quark:
  *
+ * Gives the #GQuark of %NCZ_BACKEND_ERROR, the domain of #NczBackendError:
+ * errors of format backends, such as metadata or chunks they cannot
+ * understand.
+ *
  * Returns: the error domain of format backends
  *
  * Since: 1.0
@@ -71,6 +87,10 @@ ncz_backend_error_quark (void)
 }
 /**
  * ncz_plugin_error_quark:
+ *
+ * Gives the #GQuark of %NCZ_PLUGIN_ERROR, the domain of #NczPluginError:
+ * errors of the plugin registry, such as a plugin that is not installed,
+ * fails to load or is disabled.
  *
  * Returns: the error domain of the plugin registry
  *

@@ -52,6 +52,9 @@ unsupported (NczFormat *self, const char *what, GError **error)
  * ncz_format_get_name:
  * @self: a format backend
  *
+ * Gives the name of the format the backend serves, such as `nczarr` or
+ * `hdf5`. The string belongs to the backend.
+ *
  * Returns: the name of the format in use
  * Since: 1.0
  */
@@ -73,6 +76,11 @@ ncz_format_get_name (NczFormat *self)
  * @dataset: the dataset to load
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
+ *
+ * Reads the metadata of an existing dataset and builds its groups,
+ * dimensions, variables and attributes. Called by ncz_dataset_open().
+ * Fails with a #NczDatasetError or #NczBackendError naming the object at
+ * fault when the metadata are missing or cannot be understood.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -97,6 +105,10 @@ ncz_format_open (NczFormat *self, NczDataset *dataset,
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
+ * Writes the initial metadata of a new, empty @dataset in the backend's
+ * format. Called by ncz_dataset_create(). Fails with
+ * %NCZ_BACKEND_ERROR_UNSUPPORTED when the backend cannot create datasets.
+ *
  * Returns: %TRUE on success
  * Since: 1.0
  */
@@ -120,6 +132,11 @@ ncz_format_create (NczFormat *self, NczDataset *dataset,
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
+ * Writes the metadata of @dataset (groups, dimensions, variables and
+ * attributes) that changed since it was created, opened or last synced.
+ * Called by ncz_dataset_sync() and ncz_dataset_close(). Fails with
+ * %NCZ_BACKEND_ERROR_UNSUPPORTED when the backend cannot write.
+ *
  * Returns: %TRUE on success
  * Since: 1.0
  */
@@ -141,6 +158,10 @@ ncz_format_sync (NczFormat *self, NczDataset *dataset,
  * @dataset: the dataset
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
+ *
+ * Releases what the backend holds for @dataset, after ncz_format_sync()
+ * when it was writable. Called once by ncz_dataset_close(); backends with
+ * nothing to release succeed.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -164,6 +185,10 @@ ncz_format_close (NczFormat *self, NczDataset *dataset,
  * @chunk_index: (array): the chunk's index along each dimension
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
+ *
+ * Reads and decodes one chunk of @variable through its codec chain, giving
+ * its values in native byte order. Fails with a storage error when the
+ * chunk cannot be read and a codec error when it cannot be decoded.
  *
  * Returns: (transfer full): the decoded chunk, or %NULL with
  *   %NCZ_STORAGE_ERROR_NOT_FOUND when it was never written
@@ -193,6 +218,10 @@ ncz_format_read_chunk (NczFormat *self, NczVariable *variable,
  * @data: the full chunk, native byte order, C order
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
+ *
+ * Encodes one full chunk of @variable through its codec chain and stores
+ * it. Fails with a codec error when it cannot be encoded and a storage
+ * error when it cannot be stored.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -553,6 +582,9 @@ ncz_format_write_slab (NczFormat     *self,
  * ncz_format_get_flags:
  * @self: a format backend
  *
+ * Gives what the backend needs: %NCZ_FORMAT_NO_STORE when it does its own
+ * I/O rather than reading and writing through a store.
+ *
  * Returns: what the format needs
  * Since: 1.0
  */
@@ -804,6 +836,10 @@ ncz_format_notify_attribute (gpointer owner, const char *name, NczAttribute *att
  * @self: a format backend
  * @variable: a variable
  *
+ * Lists the virtual attributes the backend reports for @variable (such as
+ * `_Storage`, `_ChunkSizes`, `_Filter` and `_Codecs`), as `ncz-dump -s`
+ * shows them.
+ *
  * Returns: (transfer container) (element-type NczAttribute): the
  *   virtual attributes the backend reports for @variable
  * Since: 1.0
@@ -823,6 +859,10 @@ ncz_format_describe_variable (NczFormat *self, NczVariable *variable)
  * ncz_format_describe_dataset:
  * @self: a format backend
  * @dataset: a dataset
+ *
+ * Lists the virtual attributes the backend reports for the dataset's root
+ * group (such as `_NCProperties`): read-only facts of the format `ncz-dump
+ * -s` shows, not stored as attributes.
  *
  * Returns: (transfer container) (element-type NczAttribute): the
  *   virtual attributes the backend reports for the root group

@@ -217,6 +217,9 @@ ncz_group_peek_dataset (NczGroup *self)
  * ncz_group_get_name:
  * @self: a group
  *
+ * Gives the group's own name, without the names of its ancestors (see
+ * ncz_group_get_full_name()). The string belongs to the group.
+ *
  * Returns: the name ("/" for the root group)
  * Since: 1.0
  */
@@ -230,6 +233,8 @@ ncz_group_get_name (NczGroup *self)
 /**
  * ncz_group_get_full_name:
  * @self: a group
+ *
+ * Gives the group's path from the root. Free the result with g_free().
  *
  * Returns: (transfer full): the fully qualified name, "/" for the root
  *   group, "/a/b" for subgroup b of subgroup a
@@ -258,6 +263,8 @@ ncz_group_get_full_name (NczGroup *self)
  * ncz_group_get_parent:
  * @self: a group
  *
+ * Gives the group containing this one.
+ *
  * Returns: (transfer none) (nullable): the parent group; %NULL for the root
  * Since: 1.0
  */
@@ -271,6 +278,8 @@ ncz_group_get_parent (NczGroup *self)
 /**
  * ncz_group_get_dataset:
  * @self: a group
+ *
+ * Gives the dataset the group belongs to.
  *
  * Returns: (transfer none) (nullable): the dataset; it stays open while
  *   the group (or any object of the dataset) is held
@@ -296,6 +305,9 @@ copy_container (GPtrArray *a)
  * ncz_group_get_dimensions:
  * @self: a group
  *
+ * Lists the dimensions defined in this group. Free the array with
+ * g_ptr_array_unref(); it holds a reference on each dimension.
+ *
  * Returns: (transfer container) (element-type NczDimension): the
  *   dimensions defined in this group, in definition order
  * Since: 1.0
@@ -310,6 +322,9 @@ ncz_group_get_dimensions (NczGroup *self)
 /**
  * ncz_group_get_variables:
  * @self: a group
+ *
+ * Lists the variables of this group. Free the array with
+ * g_ptr_array_unref(); it holds a reference on each variable.
  *
  * Returns: (transfer container) (element-type NczVariable): the
  *   variables of this group, in definition order
@@ -326,6 +341,9 @@ ncz_group_get_variables (NczGroup *self)
  * ncz_group_get_groups:
  * @self: a group
  *
+ * Lists the direct subgroups of this group, in definition order. Free the
+ * array with g_ptr_array_unref(); it holds a reference on each group.
+ *
  * Returns: (transfer container) (element-type NczGroup): the subgroups
  * Since: 1.0
  */
@@ -340,6 +358,9 @@ ncz_group_get_groups (NczGroup *self)
  * ncz_group_get_dimension:
  * @self: a group
  * @name: a dimension name
+ *
+ * Looks up a dimension defined in this group (not in its ancestors: see
+ * ncz_group_lookup_dimension()) by name, in Unicode normalization form C.
  *
  * Returns: (transfer none) (nullable): the dimension @name defined in
  *   this group
@@ -443,6 +464,9 @@ ncz_group_lookup_variable (NczGroup *self, const char *name)
  * @self: a group
  * @name: a variable name
  *
+ * Looks up a variable of this group (not of its ancestors: see
+ * ncz_group_lookup_variable()) by name. Gives %NULL when there is none.
+ *
  * Returns: (transfer none) (nullable): the variable @name of this group
  * Since: 1.0
  */
@@ -458,6 +482,9 @@ ncz_group_get_variable (NczGroup *self, const char *name)
  * ncz_group_get_group:
  * @self: a group
  * @name: a subgroup name
+ *
+ * Looks up a direct subgroup of this group by name. Gives %NULL when there
+ * is none.
  *
  * Returns: (transfer none) (nullable): the subgroup @name
  * Since: 1.0
@@ -533,6 +560,13 @@ check_new_name (NczGroup *self, const char *kind, const char *name,
  * @unlimited: whether the dimension is unlimited
  * @error: return location for a #GError
  *
+ * Defines a dimension in the group. Fails with
+ * %NCZ_DATASET_ERROR_READ_ONLY when the dataset is not writable (or was
+ * opened with %NCZ_OPEN_WRITE_DATA), %NCZ_DATASET_ERROR_EXISTS when the
+ * group already has a dimension of that name (compared in Unicode
+ * normalization form C), or with the backend's error when it refuses the
+ * definition. The group owns the new dimension.
+ *
  * Returns: (transfer none): the new dimension
  * Since: 1.0
  */
@@ -562,6 +596,16 @@ ncz_group_add_dimension (NczGroup *self, const char *name, guint64 length,
  * @n_dims: number of dimensions (0 for a scalar)
  * @dimensions: (array length=n_dims) (nullable): the dimensions, outermost first
  * @error: return location for a #GError
+ *
+ * Defines a variable of @type over @dimensions (none for a scalar). The
+ * dimensions may belong to this group or to any group of the same dataset.
+ * The variable starts with the backend's default chunking, no filters and
+ * the default fill value of @type; set those before writing data. Fails
+ * with %NCZ_DATASET_ERROR_READ_ONLY when the dataset is not writable,
+ * %NCZ_DATASET_ERROR_EXISTS when the name is taken by a group or variable,
+ * %NCZ_DATASET_ERROR_INVALID for an invalid type, more than 1024
+ * dimensions, or a dimension of another dataset. The group owns the new
+ * variable.
  *
  * Returns: (transfer none): the new variable
  * Since: 1.0
@@ -623,6 +667,11 @@ ncz_group_add_variable (NczGroup *self, const char *name, NczDataType type,
  * @name: the new subgroup's name
  * @error: return location for a #GError
  *
+ * Defines a subgroup of the group. Fails with %NCZ_DATASET_ERROR_READ_ONLY
+ * when the dataset is not writable and %NCZ_DATASET_ERROR_EXISTS when the
+ * group already has a group or variable of that name. The group owns the
+ * new subgroup.
+ *
  * Returns: (transfer none): the new group
  * Since: 1.0
  */
@@ -648,6 +697,9 @@ ncz_group_add_group (NczGroup *self, const char *name, GError **error)
  * ncz_group_get_attributes:
  * @self: a group
  *
+ * Lists the group's attributes. Free the array with g_ptr_array_unref();
+ * the attributes themselves belong to the group.
+ *
  * Returns: (transfer container) (element-type NczAttribute): the
  *   attributes, in definition order
  * Since: 1.0
@@ -663,6 +715,10 @@ ncz_group_get_attributes (NczGroup *self)
  * ncz_group_get_attribute:
  * @self: a group
  * @name: an attribute name
+ *
+ * Looks up an attribute of the group by name. Gives %NULL when there is
+ * none. The attribute belongs to the group; attributes are immutable, a
+ * change replaces them.
  *
  * Returns: (transfer none) (nullable): the attribute
  * Since: 1.0
@@ -680,6 +736,11 @@ ncz_group_get_attribute (NczGroup *self, const char *name)
  * @self: a group
  * @attribute: the attribute; replaces one of the same name, keeping its place
  * @error: return location for a #GError
+ *
+ * Adds an attribute to the group, or replaces the one of the same name.
+ * The group takes a reference on @attribute. Fails with
+ * %NCZ_DATASET_ERROR_READ_ONLY when the dataset is not writable, or with
+ * the backend's error when it refuses the attribute.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -700,6 +761,10 @@ ncz_group_set_attribute (NczGroup *self, NczAttribute *attribute, GError **error
  * @self: a group
  * @name: an attribute name
  * @error: return location for a #GError
+ *
+ * Deletes an attribute of the group. Fails with
+ * %NCZ_DATASET_ERROR_READ_ONLY when the dataset is not writable and
+ * %NCZ_DATASET_ERROR_NOT_FOUND when the group has no attribute @name.
  *
  * Returns: %TRUE on success; %NCZ_DATASET_ERROR_NOT_FOUND if absent
  * Since: 1.0

@@ -191,6 +191,10 @@ ncz_plugin_info_set_status (NczPluginInfo   *self,
  * ncz_plugin_info_get_name:
  * @self: a plugin info
  *
+ * Gives the plugin's name: the one `NCZ_PLUGIN_DISABLE`,
+ * `NCZ_PLUGIN_PRIORITY` and `ncz-inspect-1.0` use. The string belongs to
+ * the plugin info.
+ *
  * Returns: the plugin name (the `Name` key of its manifest)
  * Since: 1.0
  */
@@ -204,6 +208,9 @@ ncz_plugin_info_get_name (NczPluginInfo *self)
 /**
  * ncz_plugin_info_get_filename:
  * @self: a plugin info
+ *
+ * Gives where the plugin's shared module is on disk. The string belongs to
+ * the plugin info.
  *
  * Returns: (nullable) (type filename): the full path of the module, or
  *   %NULL if its manifest could not be read
@@ -220,6 +227,10 @@ ncz_plugin_info_get_filename (NczPluginInfo *self)
  * ncz_plugin_info_get_manifest_path:
  * @self: a plugin info
  *
+ * Gives the manifest the registry read this plugin's name, version and
+ * features from, without loading the module. The string belongs to the
+ * plugin info.
+ *
  * Returns: (nullable) (type filename): the full path of the `.plugin`
  *   manifest, or %NULL for a module loaded without one
  * Since: 1.0
@@ -235,6 +246,9 @@ ncz_plugin_info_get_manifest_path (NczPluginInfo *self)
  * ncz_plugin_info_get_version:
  * @self: a plugin info
  *
+ * Gives the plugin's version, from its manifest. The string belongs to the
+ * plugin info.
+ *
  * Returns: (nullable): the plugin version
  * Since: 1.0
  */
@@ -248,6 +262,9 @@ ncz_plugin_info_get_version (NczPluginInfo *self)
 /**
  * ncz_plugin_info_get_description:
  * @self: a plugin info
+ *
+ * Gives the plugin's one-line description, from its manifest. The string
+ * belongs to the plugin info.
  *
  * Returns: (nullable): one line describing the plugin
  * Since: 1.0
@@ -323,6 +340,10 @@ ncz_plugin_info_get_error (NczPluginInfo *self)
  * ncz_plugin_info_get_status:
  * @self: a plugin info
  *
+ * Gives the plugin's state in the registry. It changes from available to
+ * loaded or failed when one of its features is first used; the failure
+ * itself is in ncz_plugin_info_get_error().
+ *
  * Returns: where the plugin stands: available (not loaded yet), loaded,
  *   failed, skipped or disabled
  * Since: 1.0
@@ -337,6 +358,9 @@ ncz_plugin_info_get_status (NczPluginInfo *self)
 /**
  * ncz_plugin_status_to_string:
  * @status: a plugin status
+ *
+ * Gives a short name of a plugin status, `unknown` for a value that is no
+ * status. The string is static.
  *
  * Returns: the status as `ncz-inspect-1.0` shows it: `available`,
  *   `loaded`, `failed`, `skipped`, `disabled`
@@ -366,6 +390,9 @@ ncz_plugin_status_to_string (NczPluginStatus status)
  * ncz_plugin_info_get_license:
  * @self: a plugin info
  *
+ * Gives the plugin's license, as its manifest states it. The string
+ * belongs to the plugin info.
+ *
  * Returns: (nullable): the SPDX license identifier of the plugin
  * Since: 1.0
  */
@@ -379,6 +406,11 @@ ncz_plugin_info_get_license (NczPluginInfo *self)
 /**
  * ncz_plugin_info_get_abi:
  * @self: a plugin info
+ *
+ * Gives the plugin ABI version the module was built for, as its manifest
+ * records it. The registry loads only modules whose ABI equals
+ * %NCZ_PLUGIN_ABI; others are listed with status
+ * %NCZ_PLUGIN_STATUS_SKIPPED.
  *
  * Returns: the plugin ABI its manifest names (%NCZ_PLUGIN_ABI, the module
  *   SDK version, for a usable plugin)

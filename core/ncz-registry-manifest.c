@@ -35,6 +35,9 @@ static const struct {
  * ncz_feature_kind_to_string:
  * @kind: a feature kind
  *
+ * Gives the name of a feature kind as plugin manifests write it, `unknown`
+ * for a value that is no kind. The string is static.
+ *
  * Returns: the kind as manifests write it: `store`, `format`, `codec`,
  *   `hdf5-filter`, `codec-provider`
  * Since: 1.0
@@ -52,6 +55,9 @@ ncz_feature_kind_to_string (NczFeatureKind kind)
  * ncz_feature_kind_from_string:
  * @str: a kind as manifests write it (`codec`)
  * @kind: (out) (optional): the kind
+ *
+ * Parses the kind part of a feature as plugin manifests write it in their
+ * `Provides` key (`codec` in `codec:zstd`).
  *
  * Returns: %TRUE if @str names a feature kind
  * Since: 1.0

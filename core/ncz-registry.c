@@ -773,6 +773,10 @@ ncz_registry_create_format (NczRegistry  *self,
  * ncz_registry_get_search_path:
  * @self: a registry
  *
+ * Lists the directories the registry looked in for plugin manifests: those
+ * of `NCZ_PLUGIN_PATH`, then those of `NCZ_PLUGIN_SYSTEM_PATH` or else the
+ * installed plugin directory. Free the result with g_strfreev().
+ *
  * Returns: (transfer full) (array zero-terminated=1) (element-type filename):
  *   the directories searched for plugin modules, in order
  * Since: 1.0

@@ -21,7 +21,7 @@
  * Objects are byte strings named by keys, `/`-separated relative paths
  * such as `.zgroup` or `grp/var/0.1`. A key names either an object or a
  * prefix of other keys; the empty key is the root prefix. Keys are checked
- * by [func@Ncz.store_key_is_valid] before any driver sees them, so drivers
+ * by [func@Ncz.Store.key_is_valid] before any driver sees them, so drivers
  * never receive `..`, `.`, empty segments, control characters, invalid
  * UTF-8 or keys longer than 1024 bytes.
  *
@@ -54,6 +54,8 @@ G_DEFINE_BOXED_TYPE (NczStoreRange, ncz_store_range, ncz_store_range_copy, ncz_s
  * ncz_store_range_copy:
  * @range: a byte range
  *
+ * Copies a byte range. Free the copy with ncz_store_range_free().
+ *
  * Returns: (transfer full): a copy of @range
  * Since: 1.0
  */
@@ -68,7 +70,7 @@ ncz_store_range_copy (const NczStoreRange *range)
  * ncz_store_range_free:
  * @range: a byte range from ncz_store_range_copy()
  *
- * Frees @range.
+ * Frees a range made by ncz_store_range_copy().
  *
  * Since: 1.0
  */
@@ -1257,6 +1259,9 @@ ncz_store_unlock_key (NczStore *self, const char *key)
  * ncz_store_has_locks:
  * @self: a store
  *
+ * Tells whether locks taken on the store keep out other processes, which
+ * writers sharing a dataset need.
+ *
  * Returns: whether ncz_store_lock_key() takes locks shared with other
  * processes: the store's own, or those of the lock directory the URL
  * names (`lock.dir`)
@@ -1373,6 +1378,11 @@ ncz_store_write_if (NczStore     *self,
 /**
  * ncz_store_has_conditional_writes:
  * @self: a store
+ *
+ * Tells whether the store can write an object only if its version is still
+ * the one read before (compare and swap). Stores without it write
+ * unconditionally in ncz_store_write_if(), and their writers share
+ * ncz_store_lock_key() instead.
  *
  * Returns: whether ncz_store_write_if() compares versions
  * Since: 1.0
@@ -1788,7 +1798,9 @@ ncz_store_read_range_async (NczStore            *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.read_range_async].
+ * Finishes [method@Ncz.Store.read_range_async]: gives what
+ * [method@Ncz.Store.read_range] would have given, or sets the error it would
+ * have set.
  *
  * Returns: (transfer full): the bytes, or %NULL on error
  * Since: 1.0
@@ -1843,7 +1855,9 @@ ncz_store_read_async (NczStore            *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.read_async].
+ * Finishes [method@Ncz.Store.read_async]: gives what
+ * [method@Ncz.Store.read] would have given, or sets the error it would
+ * have set.
  *
  * Returns: (transfer full): the bytes, or %NULL on error
  * Since: 1.0
@@ -1908,7 +1922,9 @@ ncz_store_read_ranges_async (NczStore            *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.read_ranges_async].
+ * Finishes [method@Ncz.Store.read_ranges_async]: gives what
+ * [method@Ncz.Store.read_ranges] would have given, or sets the error it would
+ * have set.
  *
  * Returns: (transfer container) (element-type GBytes): one #GBytes per
  *   range, or %NULL on error
@@ -1981,7 +1997,9 @@ ncz_store_read_many_async (NczStore            *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.read_many_async].
+ * Finishes [method@Ncz.Store.read_many_async]: gives what
+ * [method@Ncz.Store.read_many] would have given, or sets the error it would
+ * have set.
  *
  * Returns: (transfer container) (element-type GBytes): the objects in the
  *   order of the keys, %NULL elements for missing ones; %NULL on error
@@ -2052,7 +2070,9 @@ ncz_store_write_async (NczStore            *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.write_async].
+ * Finishes [method@Ncz.Store.write_async]: gives what
+ * [method@Ncz.Store.write] would have given, or sets the error it would
+ * have set.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -2119,7 +2139,9 @@ ncz_store_remove_async (NczStore            *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.remove_async].
+ * Finishes [method@Ncz.Store.remove_async]: gives what
+ * [method@Ncz.Store.remove] would have given, or sets the error it would
+ * have set.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -2189,7 +2211,9 @@ ncz_store_get_length_async (NczStore            *self,
  * @length: (out) (optional): return location for the object's length
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.get_length_async].
+ * Finishes [method@Ncz.Store.get_length_async]: gives what
+ * [method@Ncz.Store.get_length] would have given, or sets the error it would
+ * have set.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -2268,7 +2292,9 @@ ncz_store_list_page_async (NczStore            *self,
  *   location for the token of the next page, %NULL after the last page
  * @error: return location for a #GError
  *
- * Finishes [method@Ncz.Store.list_page_async].
+ * Finishes [method@Ncz.Store.list_page_async]: gives what
+ * [method@Ncz.Store.list_page] would have given, or sets the error it would
+ * have set.
  *
  * Returns: (transfer full) (array zero-terminated=1): the names of the
  *   page, or %NULL on error

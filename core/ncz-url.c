@@ -803,6 +803,9 @@ ncz_url_to_string (NczUrl *self)
  * ncz_url_get_original:
  * @self: a URL
  *
+ * Gives the URL exactly as it was given, before any parsing or
+ * normalization. The string belongs to the URL.
+ *
  * Returns: the string given to [func@Ncz.Url.parse]
  *
  * Since: 1.0
@@ -852,6 +855,8 @@ ncz_url_get_host (NczUrl *self)
  * ncz_url_get_port:
  * @self: a URL
  *
+ * Gives the port of a remote URL (`https://host:9000/...`).
+ *
  * Returns: the port, or -1 when none was given (or it is the scheme's
  *   default)
  *
@@ -886,6 +891,9 @@ ncz_url_get_path (NczUrl *self)
 /**
  * ncz_url_get_query:
  * @self: a URL
+ *
+ * Gives the query part of the URL (after `?`, without it). The string
+ * belongs to the URL.
  *
  * Returns: (nullable): the query, percent-encoded, or %NULL
  *
@@ -928,6 +936,10 @@ ncz_url_get_fragment_value (NczUrl     *self,
  * ncz_url_has_fragment_key:
  * @self: a URL
  * @key: a fragment key
+ *
+ * Tells whether the URL's fragment (after `#`) has @key, with or without
+ * a value (`#mode=zarr,file&log` has both `mode` and `log`). See
+ * ncz_url_get_fragment_value() for the value.
  *
  * Returns: whether the fragment has @key
  *
@@ -1008,6 +1020,10 @@ ncz_url_get_mode (NczUrl *self)
  * ncz_url_is_pure_zarr:
  * @self: a URL
  *
+ * Tells whether the URL's mode asks for pure Zarr v2: datasets are read
+ * and written without the NCZarr metadata, so zarr-python and xarray see
+ * only Zarr.
+ *
  * Returns: whether `zarr` (or `xarray`) was given: read and write pure
  *   Zarr v2, without the NCZarr metadata
  *
@@ -1024,6 +1040,10 @@ ncz_url_is_pure_zarr (NczUrl *self)
  * ncz_url_use_xarray:
  * @self: a URL
  *
+ * Tells whether the dimension names of variables go into (and are read
+ * from) the XArray `_ARRAY_DIMENSIONS` attribute, which is how xarray
+ * names the dimensions of a pure Zarr dataset.
+ *
  * Returns: whether `_ARRAY_DIMENSIONS` attributes are read and written,
  *   that is, unless `noxarray` was given
  *
@@ -1039,6 +1059,10 @@ ncz_url_use_xarray (NczUrl *self)
 /**
  * ncz_url_get_storage:
  * @self: a URL
+ *
+ * Gives the name of the storage driver the URL selects, from its scheme
+ * and `mode` fragment key. The registry opens the store through the plugin
+ * of that name. The string belongs to the URL.
  *
  * Returns: (nullable): the storage driver name: `file`, `zip`, `s3`, or
  *   %NULL for an http(s) URL that names neither a mode nor an S3 host
@@ -1080,6 +1104,10 @@ ncz_url_get_format_name (NczUrl *self)
 /**
  * ncz_url_get_local_path:
  * @self: a URL
+ *
+ * Gives the file or directory a local URL (a plain path, `file://`, or a
+ * `#mode=...,zip` URL) names, ready for file system calls. Remote URLs
+ * have none. The string belongs to the URL.
  *
  * Returns: (nullable) (type filename): the absolute, percent-decoded
  *   filesystem path for `file` and `zip` storage, or %NULL

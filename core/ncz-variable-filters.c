@@ -570,6 +570,9 @@ ncz_variable_set_quantize (NczVariable *self, NczQuantizeMode mode, guint n_digi
  * @self: a variable
  * @n_digits: (out) (optional): the significant digits (bits for BitRound), 0 if none
  *
+ * Gives the lossy quantization set with ncz_variable_set_quantize(), and
+ * the number of significant digits (or bits) it keeps.
+ *
  * Returns: the quantization of the values written to the variable; for a
  *   stored variable, the one its `_Quantize...` attribute records
  * Since: 1.0
@@ -623,6 +626,10 @@ quantize_attribute_set (NczVariable *self, NczAttribute *attribute, gboolean *ha
  * ncz_variable_get_attributes:
  * @self: a variable
  *
+ * Lists the variable's attributes, `_FillValue` and the quantization
+ * attributes included. Free the array with g_ptr_array_unref(); the
+ * attributes belong to the variable.
+ *
  * Returns: (transfer container) (element-type NczAttribute): the
  *   attributes in definition order
  * Since: 1.0
@@ -638,6 +645,9 @@ ncz_variable_get_attributes (NczVariable *self)
  * ncz_variable_get_attribute:
  * @self: a variable
  * @name: an attribute name
+ *
+ * Looks up an attribute of the variable by name. Gives %NULL when there is
+ * none. The attribute belongs to the variable.
  *
  * Returns: (transfer none) (nullable): the attribute
  * Since: 1.0
@@ -706,6 +716,12 @@ ncz_variable_set_attribute (NczVariable *self, NczAttribute *attribute,
  * @self: a variable
  * @name: an attribute name
  * @error: return location for a #GError
+ *
+ * Deletes an attribute of the variable. Removing `_FillValue` goes back to
+ * the default fill value; removing the quantization attribute in use turns
+ * quantization off. Fails with %NCZ_DATASET_ERROR_READ_ONLY when the
+ * dataset is not writable or was opened with %NCZ_OPEN_WRITE_DATA, and
+ * %NCZ_DATASET_ERROR_NOT_FOUND when there is no attribute @name.
  *
  * Returns: %TRUE on success; %NCZ_DATASET_ERROR_NOT_FOUND if absent
  * Since: 1.0

@@ -467,6 +467,17 @@ count_elements (guint n_dims, const guint64 *count)
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
+ * Reads a hyperslab of a numeric or char variable into a new #GBytes. The
+ * slab starts at @start and has @count elements along each dimension,
+ * taking every @stride'th element (every element when @stride is %NULL).
+ * Elements never written read as the fill value. Fails with
+ * %NCZ_DATASET_ERROR_INVALID for a string variable (use
+ * ncz_variable_read_strings()), when the number of values in @start,
+ * @count or @stride is not the rank, or when the slab lies outside the
+ * variable; %NCZ_DATASET_ERROR_CLOSED once the dataset is closed; with a
+ * storage, codec or backend error when a chunk cannot be read or decoded;
+ * and with %G_IO_ERROR_CANCELLED when @cancellable is cancelled.
+ *
  * Returns: (transfer full): the values, C order, native byte order
  * Since: 1.0
  */
@@ -606,6 +617,9 @@ ncz_variable_read_bytes_async (NczVariable *self,
  * @result: the #GAsyncResult
  * @error: return location for a #GError
  *
+ * Completes a ncz_variable_read_bytes_async() call, giving the values it
+ * read or the error it met.
+ *
  * Returns: (transfer full): the values, as ncz_variable_read_bytes()
  * Since: 1.0
  */
@@ -631,6 +645,16 @@ ncz_variable_read_bytes_finish (NczVariable *self, GAsyncResult *result,
  * @data: the values, C order, native byte order
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
+ *
+ * Writes a hyperslab of a numeric or char variable from a #GBytes of
+ * packed native values, one per element of the slab chosen by @start,
+ * @count and @stride (as in ncz_variable_read_bytes()). Writing past the
+ * end of an unlimited dimension grows it. Fails with
+ * %NCZ_DATASET_ERROR_READ_ONLY when the dataset is not writable,
+ * %NCZ_DATASET_ERROR_INVALID for a string variable (use
+ * ncz_variable_write_strings()), a size of @data that does not match the
+ * slab, or a slab outside the fixed dimensions; and with a storage, codec
+ * or backend error when a chunk cannot be encoded or stored.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -682,6 +706,13 @@ ncz_variable_write_bytes (NczVariable *self,
  *   (ignored when @stride is %NULL)
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
+ *
+ * Reads a hyperslab of a string variable. The slab is chosen with @start,
+ * @count and @stride as in ncz_variable_read_bytes(); elements never
+ * written read as the fill value. Fails with %NCZ_DATASET_ERROR_INVALID
+ * for a variable that does not hold strings, and as
+ * ncz_variable_read_bytes() does otherwise. Free the result with
+ * g_strfreev().
  *
  * Returns: (transfer full) (array zero-terminated=1): the strings
  * Since: 1.0

@@ -113,6 +113,9 @@ ncz_variable_get_link (NczVariable *self)
  * ncz_variable_get_name:
  * @self: a variable
  *
+ * Gives the variable's name, without its group's path (see
+ * ncz_variable_get_full_name()). The string belongs to the variable.
+ *
  * Returns: the name
  * Since: 1.0
  */
@@ -126,6 +129,9 @@ ncz_variable_get_name (NczVariable *self)
 /**
  * ncz_variable_get_full_name:
  * @self: a variable
+ *
+ * Gives the variable's name qualified by its group's path (`/v` in the
+ * root group, `/grp/v` in group `grp`). Free the result with g_free().
  *
  * Returns: (transfer full): the fully qualified name, e.g. "/grp/v"
  * Since: 1.0
@@ -145,6 +151,8 @@ ncz_variable_get_full_name (NczVariable *self)
 /**
  * ncz_variable_get_group:
  * @self: a variable
+ *
+ * Gives the group that defines the variable.
  *
  * Returns: (transfer none) (nullable): the group of the variable
  * Since: 1.0
@@ -167,6 +175,9 @@ ncz_variable_get_dataset (NczVariable *self)
  * ncz_variable_get_value_type:
  * @self: a variable
  *
+ * Gives the type of the variable's elements. Reads and writes use this
+ * type, in native byte order.
+ *
  * Returns: the type of its values
  * Since: 1.0
  */
@@ -180,6 +191,9 @@ ncz_variable_get_value_type (NczVariable *self)
 /**
  * ncz_variable_get_n_dimensions:
  * @self: a variable
+ *
+ * Gives the number of the variable's dimensions: the number of values
+ * @start, @count and @stride take in reads and writes.
  *
  * Returns: the rank (0 for a scalar)
  * Since: 1.0
@@ -196,6 +210,9 @@ ncz_variable_get_n_dimensions (NczVariable *self)
  * @self: a variable
  * @index: dimension index, outermost first
  *
+ * Gives one dimension of the variable; @index must be less than
+ * ncz_variable_get_n_dimensions(). It belongs to its group.
+ *
  * Returns: (transfer none): the dimension
  * Since: 1.0
  */
@@ -210,6 +227,10 @@ ncz_variable_get_dimension (NczVariable *self, guint index)
 /**
  * ncz_variable_get_dimensions:
  * @self: a variable
+ *
+ * Lists the variable's dimensions, outermost (slowest varying) first. Free
+ * the array with g_ptr_array_unref(); it holds a reference on each
+ * dimension. It is empty for a scalar.
  *
  * Returns: (transfer container) (element-type NczDimension): the dimensions
  * Since: 1.0
@@ -229,6 +250,10 @@ ncz_variable_get_dimensions (NczVariable *self)
  * ncz_variable_get_shape:
  * @self: a variable
  * @n_dims: (out) (optional): the rank
+ *
+ * Gives the current length of each of the variable's dimensions,
+ * outermost first, which is the extent of a read of the whole variable.
+ * Free the array with g_free().
  *
  * Returns: (transfer full) (array length=n_dims) (nullable): the current
  *   length of each dimension; %NULL for a scalar
@@ -255,6 +280,10 @@ ncz_variable_get_shape (NczVariable *self, guint *n_dims)
  * ncz_variable_get_n_elements:
  * @self: a variable
  *
+ * Gives the number of elements the variable holds now: the product of the
+ * current lengths of its dimensions, so it changes as unlimited dimensions
+ * grow.
+ *
  * Returns: the number of elements (1 for a scalar), saturating at G_MAXUINT64
  * Since: 1.0
  */
@@ -276,6 +305,9 @@ ncz_variable_get_n_elements (NczVariable *self)
 /**
  * ncz_variable_is_scalar:
  * @self: a variable
+ *
+ * Tells whether the variable is a scalar: it has no dimensions and holds
+ * one element, read and written with empty @start and @count.
  *
  * Returns: whether the variable has no dimensions
  * Since: 1.0
@@ -371,6 +403,12 @@ ncz_variable_check_define (NczVariable *self, GError **error)
  * @n_dims: must equal the rank
  * @error: return location for a #GError
  *
+ * Sets the length of the variable's chunks along each dimension, which
+ * turns off contiguous storage. Fails with %NCZ_DATASET_ERROR_READ_ONLY
+ * when the dataset is not writable or was opened with
+ * %NCZ_OPEN_WRITE_DATA, and %NCZ_DATASET_ERROR_INVALID when @n_dims is not
+ * the rank or a size is zero.
+ *
  * Returns: %TRUE on success
  * Since: 1.0
  */
@@ -407,6 +445,10 @@ ncz_variable_set_chunk_sizes (NczVariable *self, const guint64 *sizes,
 /**
  * ncz_variable_get_contiguous:
  * @self: a variable
+ *
+ * Tells whether the variable is stored contiguously: as a single chunk
+ * covering the whole array (HDF5's contiguous layout), rather than in the
+ * chunks of ncz_variable_get_chunk_sizes().
  *
  * Returns: whether contiguous storage was requested (stored as one chunk)
  * Since: 1.0
@@ -475,6 +517,10 @@ ncz_variable_get_fill_value (NczVariable *self)
 /**
  * ncz_variable_has_user_fill_value:
  * @self: a variable
+ *
+ * Tells whether the fill value was set (with ncz_variable_set_fill_value()
+ * or a stored `_FillValue` attribute) rather than being the default of the
+ * type.
  *
  * Returns: whether a fill value was set (the `_FillValue` attribute)
  * Since: 1.0
@@ -545,6 +591,10 @@ ncz_variable_set_fill_value (NczVariable *self, GBytes *value, GError **error)
  * ncz_variable_get_no_fill:
  * @self: a variable
  *
+ * Tells whether the variable was set to have no fill value
+ * (ncz_variable_set_no_fill()): chunks are not pre-filled and elements
+ * never written have no defined value.
+ *
  * Returns: whether the variable has no fill value (Zarr `fill_value: null`)
  * Since: 1.0
  */
@@ -560,6 +610,11 @@ ncz_variable_get_no_fill (NczVariable *self)
  * @self: a variable
  * @no_fill: %TRUE for no fill value
  * @error: return location for a #GError
+ *
+ * Sets whether the variable has a fill value. With none, chunks are not
+ * pre-filled, and elements never written have no defined value (Zarr's
+ * `fill_value: null`). Fails with %NCZ_DATASET_ERROR_READ_ONLY when the
+ * dataset is not writable or was opened with %NCZ_OPEN_WRITE_DATA.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -578,6 +633,10 @@ ncz_variable_set_no_fill (NczVariable *self, gboolean no_fill, GError **error)
  * ncz_variable_get_endianness:
  * @self: a variable
  *
+ * Gives the byte order of the variable's values in storage. Reads and
+ * writes always use the native byte order: values are swapped as chunks
+ * are stored and loaded.
+ *
  * Returns: the storage byte order
  * Since: 1.0
  */
@@ -593,6 +652,11 @@ ncz_variable_get_endianness (NczVariable *self)
  * @self: a variable
  * @endianness: the storage byte order
  * @error: return location for a #GError
+ *
+ * Sets the byte order the variable's values are stored in. Reads and
+ * writes still use native byte order. Fails with
+ * %NCZ_DATASET_ERROR_READ_ONLY when the dataset is not writable or was
+ * opened with %NCZ_OPEN_WRITE_DATA.
  *
  * Returns: %TRUE on success
  * Since: 1.0
@@ -657,6 +721,11 @@ ncz_variable_get_max_string_length (NczVariable *self)
 /**
  * ncz_variable_get_storage_element_size:
  * @self: a variable
+ *
+ * Gives the size of one element as the chunks of the variable store it.
+ * This is the memory size of the type for numeric and char variables and
+ * the fixed width of ncz_variable_get_max_string_length() for string
+ * variables.
  *
  * Returns: bytes per element in a chunk: the type size, or the string
  *   width for a string variable
@@ -912,6 +981,9 @@ ncz_variable_is_chunking_set (NczVariable *self)
 /**
  * ncz_variable_get_n_codecs:
  * @self: a variable
+ *
+ * Counts the codecs of the variable's filter chain, as
+ * ncz_variable_get_codecs_json() lists them.
  *
  * Returns: the number of codecs in the filter chain
  * Since: 1.0

@@ -652,7 +652,7 @@ write_level (NczNczarrFormat *self, GPtrArray *lkeys, GPtrArray *ltexts, gboolea
                 goto failed;
               g_clear_error (&local);
               /* another writer stored it between the read and the write */
-              g_usleep (g_random_int_range (1000, 1000 + 2000 * (gint) MIN (attempt, 50)));
+              nczarr_conflict_backoff (attempt);
             }
         }
       return TRUE;

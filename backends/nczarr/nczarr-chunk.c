@@ -747,7 +747,7 @@ nczarr_chunk_update (NczNczarrFormat *self, NczVariable *variable, const guint64
         goto out;
       /* another writer stored the chunk between the read and the write */
       g_clear_error (&local);
-      g_usleep (g_random_int_range (1000, 1000 + 2000 * (gint) MIN (attempt, 50)));
+      nczarr_conflict_backoff (attempt);
     }
 out:
   if (held)

@@ -189,4 +189,13 @@ char *nczarr_codec_json_normalize (const char *json, gsize element_size);
 NczJson *nczarr_merge_metadata (const char *key, NczJson *before, NczJson *after,
                                 NczJson *stored, GError **error);
 
+/* Waits before retrying a conditional write that lost to another writer
+ * (@attempt counts from 0): 1 ms plus a random part growing with the
+ * attempts, up to 100 ms, so writers that collided spread out. */
+static inline void
+nczarr_conflict_backoff (guint attempt)
+{
+  g_usleep (1000 + g_random_int_range (0, 2000 * (gint) MIN (attempt + 1, 50)));
+}
+
 G_END_DECLS

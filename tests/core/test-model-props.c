@@ -261,6 +261,141 @@ test_dimension_growth (void)
   ncz_dataset_discard (ds);
 }
 
+/* A refresh that finds a longer dimension and new attributes tells the
+ * reader's objects */
+static void
+test_refresh_notifies (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = dataset_url ("refresh.file");
+  g_autoptr(NczDataset) writer = create_dataset ("refresh.file");
+  g_autoptr(NczDataset) reader = NULL, again = NULL;
+  g_autoptr(NczAttribute) units = ncz_attribute_new_utf8 ("units", "K", NULL);
+  g_autoptr(GListModel) attrs = NULL;
+  NczDimension *t;
+  NczVariable *v;
+  gint32 values[4] = { 1, 2, 3, 4 };
+  const guint64 start0[] = { 0 }, start2[] = { 2 }, count[] = { 2 };
+  guint n_length = 0, n_shape = 0;
+  ItemsChanged ca = { 0 };
+
+  t = ncz_group_add_dimension (ncz_dataset_get_root_group (writer), "t", 0, TRUE, &error);
+  v = ncz_group_add_variable (ncz_dataset_get_root_group (writer), "v", NCZ_DATA_TYPE_INT, 1,
+                              &t, &error);
+  g_assert_no_error (error);
+  g_assert_true (ncz_variable_write (v, start0, 1, count, 1, NULL, 0, values, 8, NULL, &error));
+  g_assert_true (ncz_dataset_close (writer, NULL, &error));
+  g_assert_no_error (error);
+
+  reader = ncz_dataset_open (url, NCZ_OPEN_READ, NULL, &error);
+  g_assert_no_error (error);
+  t = ncz_group_get_dimension (ncz_dataset_get_root_group (reader), "t");
+  v = ncz_group_get_variable (ncz_dataset_get_root_group (reader), "v");
+  g_assert_cmpuint (ncz_dimension_get_length (t), ==, 2);
+  g_signal_connect (t, "notify::length", G_CALLBACK (count_notify), &n_length);
+  g_signal_connect (v, "notify::shape", G_CALLBACK (count_notify), &n_shape);
+  attrs = ncz_variable_get_attribute_list (v);
+  g_signal_connect (attrs, "items-changed", G_CALLBACK (on_items_changed), &ca);
+
+  /* another writer appends two values and an attribute */
+  again = ncz_dataset_open (url, NCZ_OPEN_WRITE, NULL, &error);
+  g_assert_no_error (error);
+  {
+    NczVariable *w = ncz_group_get_variable (ncz_dataset_get_root_group (again), "v");
+    g_assert_true (ncz_variable_write (w, start2, 1, count, 1, NULL, 0, values + 2, 8, NULL,
+                                       &error));
+    g_assert_true (ncz_variable_set_attribute (w, units, &error));
+    g_assert_true (ncz_dataset_close (again, NULL, &error));
+    g_assert_no_error (error);
+  }
+
+  g_assert_true (ncz_dataset_refresh (reader, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ncz_dimension_get_length (t), ==, 4);
+  g_assert_cmpuint (n_length, ==, 1);
+  g_assert_cmpuint (n_shape, ==, 1);
+  g_assert_cmpuint (ca.n, >=, 1);
+  g_assert_nonnull (ncz_variable_get_attribute (v, "units"));
+  {
+    g_autoptr(GPtrArray) all = ncz_variable_get_attributes (v);
+    g_assert_cmpuint (g_list_model_get_n_items (attrs), ==, all->len);
+  }
+}
+
+/* Writers on several threads grow one unlimited dimension: the length
+ * ends as the longest write, notified from the writers' threads at most
+ * once per growth, while the main thread reads the properties. */
+typedef struct {
+  NczVariable *v;
+  guint row;
+} RowWrite;
+
+static volatile gint n_threaded_notify;
+
+static void
+count_notify_atomic (GObject *object, GParamSpec *pspec, gpointer data)
+{
+  g_atomic_int_inc (&n_threaded_notify);
+}
+
+static gpointer
+write_row (gpointer data)
+{
+  RowWrite *w = data;
+  g_autoptr(GError) error = NULL;
+  const guint64 start[] = { w->row, 0 }, count[] = { 1, 4 };
+  gint32 values[4] = { (gint32) w->row, 1, 2, 3 };
+
+  if (!ncz_variable_write (w->v, start, 2, count, 2, NULL, 0, values, sizeof values, NULL,
+                           &error))
+    g_error ("row %u: %s", w->row, error->message);
+  return NULL;
+}
+
+static void
+test_threaded_growth (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NczDataset) ds = create_dataset ("threads.file");
+  NczGroup *root = ncz_dataset_get_root_group (ds);
+  NczDimension *dims[2];
+  NczVariable *v;
+  const guint64 chunks[] = { 1, 4 };
+  enum { N_THREADS = 8 };
+  GThread *threads[N_THREADS];
+  RowWrite rows[N_THREADS];
+  guint64 length = 0;
+
+  dims[0] = ncz_group_add_dimension (root, "t", 0, TRUE, &error);
+  dims[1] = ncz_group_add_dimension (root, "x", 4, FALSE, &error);
+  v = ncz_group_add_variable (root, "v", NCZ_DATA_TYPE_INT, 2, dims, &error);
+  g_assert_no_error (error);
+  g_assert_true (ncz_variable_set_chunk_sizes (v, chunks, 2, &error));
+  g_signal_connect (dims[0], "notify::length", G_CALLBACK (count_notify_atomic), NULL);
+  g_atomic_int_set (&n_threaded_notify, 0);
+
+  for (guint i = 0; i < N_THREADS; i++)
+    {
+      rows[i].v = v;
+      rows[i].row = i;
+      threads[i] = g_thread_new ("writer", write_row, &rows[i]);
+    }
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autoptr(GVariant) shape = NULL;
+      g_object_get (v, "shape", &shape, NULL);
+      g_assert_cmpuint (g_variant_n_children (shape), ==, 2);
+    }
+  for (guint i = 0; i < N_THREADS; i++)
+    g_thread_join (threads[i]);
+
+  g_object_get (dims[0], "length", &length, NULL);
+  g_assert_cmpuint (length, ==, N_THREADS);
+  g_assert_cmpint (g_atomic_int_get (&n_threaded_notify), >=, 1);
+  g_assert_cmpint (g_atomic_int_get (&n_threaded_notify), <=, N_THREADS);
+  ncz_dataset_discard (ds);
+}
+
 static void
 test_attribute_props (void)
 {
@@ -700,6 +835,8 @@ main (int argc, char **argv)
   g_test_add_func ("/model-props/dataset", test_dataset_props);
   g_test_add_func ("/model-props/variable", test_variable_props);
   g_test_add_func ("/model-props/dimension-growth", test_dimension_growth);
+  g_test_add_func ("/model-props/refresh-notifies", test_refresh_notifies);
+  g_test_add_func ("/model-props/threaded-growth", test_threaded_growth);
   g_test_add_func ("/model-props/attribute", test_attribute_props);
   g_test_add_func ("/model-props/list-models", test_list_models);
   g_test_add_func ("/model-props/misuse-errors", test_misuse_errors);

@@ -189,6 +189,19 @@ test_variable_props (void)
   g_object_get (v, "fill-value", &fill, NULL);
   g_assert_null (fill);
 
+  /* a filter added is notified and shown */
+  {
+    guint n_filters = 0;
+    g_autofree char *json = NULL;
+
+    g_signal_connect (v, "notify::filters", G_CALLBACK (count_notify), &n_filters);
+    g_assert_true (ncz_variable_set_shuffle (v, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (n_filters, ==, 1);
+    g_object_get (v, "filters", &json, NULL);
+    g_assert_nonnull (strstr (json, "shuffle"));
+  }
+
   ncz_dataset_discard (ds);
 }
 

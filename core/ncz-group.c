@@ -959,17 +959,7 @@ void
 ncz_group_notify_dimension_grown (NczGroup *group, NczDimension *dimension)
 {
   for (guint i = 0; i < group->variables->len; i++)
-    {
-      NczVariable *v = g_ptr_array_index (group->variables, i);
-      guint n = ncz_variable_get_n_dimensions (v);
-
-      for (guint d = 0; d < n; d++)
-        if (ncz_variable_get_dimension (v, d) == dimension)
-          {
-            ncz_variable_notify_shape (v);
-            break;
-          }
-    }
+    ncz_variable_dimension_grown (g_ptr_array_index (group->variables, i), dimension);
   for (guint i = 0; i < group->groups->len; i++)
     ncz_group_notify_dimension_grown (g_ptr_array_index (group->groups, i), dimension);
 }

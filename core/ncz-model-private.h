@@ -43,6 +43,8 @@ G_GNUC_INTERNAL GPtrArray *ncz_variable_peek_list (GObject *variable, NczModelLi
 /* Property notifications the model objects send one another */
 G_GNUC_INTERNAL void ncz_group_notify_dimension_grown (NczGroup *group, NczDimension *dimension);
 G_GNUC_INTERNAL void ncz_variable_notify_shape (NczVariable *self);
+/* @dimension grew: @self notifies its shape if it uses it and is watched */
+G_GNUC_INTERNAL void ncz_variable_dimension_grown (NczVariable *self, NczDimension *dimension);
 G_GNUC_INTERNAL void ncz_variable_notify_filters (NczVariable *self);
 G_GNUC_INTERNAL void ncz_variable_notify_writable (NczVariable *self);
 G_GNUC_INTERNAL void ncz_group_notify_closed (NczGroup *group);

@@ -1219,12 +1219,37 @@ ncz_variable_peek_list (GObject *variable, NczModelListKind kind)
   return NULL;
 }
 
+/* Whether anybody listens to @self's notifications: a dimension's growth
+ * visits every variable using it (in a netCDF file, often every variable
+ * shares the time dimension), and most of them nobody watches. */
+static gboolean
+is_watched (NczVariable *self)
+{
+  static guint notify_id;
+
+  if (notify_id == 0)
+    notify_id = g_signal_lookup ("notify", G_TYPE_OBJECT);
+  return g_signal_handler_find (self, G_SIGNAL_MATCH_ID, notify_id, 0, NULL, NULL, NULL) != 0;
+}
+
 void
 ncz_variable_notify_shape (NczVariable *self)
 {
   g_object_notify_by_pspec (G_OBJECT (self), variable_props[PROP_SHAPE]);
   g_object_notify_by_pspec (G_OBJECT (self), variable_props[PROP_SHAPE_TEXT]);
   g_object_notify_by_pspec (G_OBJECT (self), variable_props[PROP_N_ELEMENTS]);
+}
+
+void
+ncz_variable_dimension_grown (NczVariable *self, NczDimension *dimension)
+{
+  for (guint i = 0; i < self->dimensions->len; i++)
+    if (g_ptr_array_index (self->dimensions, i) == dimension)
+      {
+        if (is_watched (self))
+          ncz_variable_notify_shape (self);
+        return;
+      }
 }
 
 void

@@ -29,9 +29,10 @@ gpointer ncz_name_index_lookup (GHashTable *index, const char *name);
 typedef struct {
   GPtrArray *items;    /* NczAttribute, in definition order */
   GHashTable *index;   /* the attribute's (NFC) name -> NczAttribute in items */
+  GObject *owner;      /* the group or variable; its attribute list model is told of changes */
 } NczAttrList;
 
-void ncz_attr_list_init (NczAttrList *list);
+void ncz_attr_list_init (NczAttrList *list, gpointer owner);
 void ncz_attr_list_clear (NczAttrList *list);
 GPtrArray *ncz_attr_list_copy (NczAttrList *list);
 NczAttribute *ncz_attr_list_find (NczAttrList *list, const char *name);

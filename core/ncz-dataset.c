@@ -40,21 +40,54 @@ struct _NczDataset
   gboolean closed;
   gboolean created;   /* by ncz_dataset_create*(): the store commits on close */
   gboolean discarded; /* closed by ncz_dataset_discard() */
+  gboolean disposing; /* closed because nobody holds it: nobody to notify */
   gint io_depth;      /* requests in flight; 0: NCZ_IO_DEPTH, else the store's hint */
   GMutex lock;
 };
 
 G_DEFINE_FINAL_TYPE (NczDataset, ncz_dataset, G_TYPE_OBJECT)
 
-enum { PROP_0, PROP_IO_DEPTH };
+enum {
+  PROP_0,
+  PROP_IO_DEPTH,
+  PROP_URL,
+  PROP_ROOT_GROUP,
+  PROP_WRITABLE,
+  PROP_CLOSED,
+  PROP_FORMAT_NAME,
+  N_PROPS
+};
+
+static GParamSpec *dataset_props[N_PROPS];
 
 static void
 ncz_dataset_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
-  if (prop_id == PROP_IO_DEPTH)
-    g_value_set_uint (value, ncz_dataset_get_io_depth (NCZ_DATASET (object)));
-  else
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  NczDataset *self = NCZ_DATASET (object);
+
+  switch (prop_id)
+    {
+    case PROP_IO_DEPTH:
+      g_value_set_uint (value, ncz_dataset_get_io_depth (self));
+      break;
+    case PROP_URL:
+      g_value_set_string (value, ncz_dataset_get_url_string (self));
+      break;
+    case PROP_ROOT_GROUP:
+      g_value_set_object (value, self->root);
+      break;
+    case PROP_WRITABLE:
+      g_value_set_boolean (value, ncz_dataset_is_writable (self));
+      break;
+    case PROP_CLOSED:
+      g_value_set_boolean (value, ncz_dataset_is_closed (self));
+      break;
+    case PROP_FORMAT_NAME:
+      g_value_set_string (value, ncz_dataset_get_format_name (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -72,6 +105,7 @@ ncz_dataset_dispose (GObject *object)
 {
   NczDataset *self = NCZ_DATASET (object);
 
+  self->disposing = TRUE;
   if (!g_atomic_int_get (&self->closed) && self->format)
     {
       g_autoptr(GError) error = NULL;
@@ -113,9 +147,61 @@ ncz_dataset_class_init (NczDatasetClass *klass)
    *
    * Since: 1.0
    */
-  g_object_class_install_property (G_OBJECT_CLASS (klass), PROP_IO_DEPTH,
+  dataset_props[PROP_IO_DEPTH] =
       g_param_spec_uint ("io-depth", NULL, NULL, 0, NCZ_STORE_MAX_IO_DEPTH, 0,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * NczDataset:url: (getter get_url_string)
+   *
+   * The URL the dataset was opened or created with, as given.
+   *
+   * Since: 1.0
+   */
+  dataset_props[PROP_URL] = g_param_spec_string ("url", NULL, NULL, NULL,
+                                                 G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * NczDataset:root-group: (getter get_root_group)
+   *
+   * The root group.
+   *
+   * Since: 1.0
+   */
+  dataset_props[PROP_ROOT_GROUP] = g_param_spec_object ("root-group", NULL, NULL, NCZ_TYPE_GROUP,
+                                                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * NczDataset:writable: (getter is_writable)
+   *
+   * Whether the dataset accepts definitions and writes; it becomes
+   * %FALSE when the dataset is closed (#GObject::notify is emitted then,
+   * on the thread that closed it).
+   *
+   * Since: 1.0
+   */
+  dataset_props[PROP_WRITABLE] = g_param_spec_boolean ("writable", NULL, NULL, FALSE,
+                                                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS |
+                                                       G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * NczDataset:closed: (getter is_closed)
+   *
+   * Whether the dataset was closed or discarded; notified then, on the
+   * thread that closed it.
+   *
+   * Since: 1.0
+   */
+  dataset_props[PROP_CLOSED] = g_param_spec_boolean ("closed", NULL, NULL, FALSE,
+                                                     G_PARAM_READABLE | G_PARAM_STATIC_STRINGS |
+                                                     G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * NczDataset:format-name: (getter get_format_name)
+   *
+   * The short name of the format serving the dataset ("nczarr", "zarr",
+   * "hdf5").
+   *
+   * Since: 1.0
+   */
+  dataset_props[PROP_FORMAT_NAME] = g_param_spec_string ("format-name", NULL, NULL, NULL,
+                                                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (G_OBJECT_CLASS (klass), N_PROPS, dataset_props);
 }
 
 static void
@@ -158,8 +244,17 @@ ncz_dataset_check_writable (NczDataset *self, GError **error)
   return TRUE;
 }
 
-/* Whether the dataset was closed (or discarded): its variables' data can
- * no longer be read or written. */
+/**
+ * ncz_dataset_is_closed: (get-property closed)
+ * @self: a dataset
+ *
+ * Whether the dataset was closed (or discarded): its variables' data can
+ * no longer be read or written.
+ *
+ * Returns: %TRUE once ncz_dataset_close() or ncz_dataset_discard() was
+ *   called
+ * Since: 1.0
+ */
 gboolean
 ncz_dataset_is_closed (NczDataset *self)
 {
@@ -573,6 +668,39 @@ ncz_dataset_get_url (NczDataset *self)
 }
 
 /**
+ * ncz_dataset_get_url_string: (get-property url)
+ * @self: a dataset
+ *
+ * Gets the [property@Ncz.Dataset:url]: the URL as it was given.
+ *
+ * Returns: (transfer none): the URL text
+ * Since: 1.0
+ */
+const char *
+ncz_dataset_get_url_string (NczDataset *self)
+{
+  g_return_val_if_fail (NCZ_IS_DATASET (self), NULL);
+  return self->url ? ncz_url_get_original (self->url) : NULL;
+}
+
+/**
+ * ncz_dataset_get_format_name: (get-property format-name)
+ * @self: a dataset
+ *
+ * Gets the [property@Ncz.Dataset:format-name].
+ *
+ * Returns: (transfer none) (nullable): the short name of the format
+ *   ("nczarr", "zarr", "hdf5")
+ * Since: 1.0
+ */
+const char *
+ncz_dataset_get_format_name (NczDataset *self)
+{
+  g_return_val_if_fail (NCZ_IS_DATASET (self), NULL);
+  return self->format ? ncz_format_get_name (self->format) : NULL;
+}
+
+/**
  * ncz_dataset_get_store:
  * @self: a dataset
  *
@@ -633,7 +761,7 @@ ncz_dataset_set_io_depth (NczDataset *self, guint io_depth)
   g_return_if_fail (NCZ_IS_DATASET (self));
   io_depth = MIN (io_depth, NCZ_STORE_MAX_IO_DEPTH);
   if ((guint) g_atomic_int_exchange (&self->io_depth, (gint) io_depth) != io_depth)
-    g_object_notify (G_OBJECT (self), "io-depth");
+    g_object_notify_by_pspec (G_OBJECT (self), dataset_props[PROP_IO_DEPTH]);
 }
 
 /**
@@ -703,6 +831,22 @@ ncz_dataset_sync (NczDataset *self, GCancellable *cancellable, GError **error)
   return ok;
 }
 
+/* The dataset was just closed: its properties and its variables'
+ * writable say so. Not while it is being disposed: nobody holds it. */
+static void
+notify_closed (NczDataset *self)
+{
+  if (self->disposing)
+    return;
+  g_object_notify_by_pspec (G_OBJECT (self), dataset_props[PROP_CLOSED]);
+  if (self->writable)
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), dataset_props[PROP_WRITABLE]);
+      if (self->root)
+        ncz_group_notify_closed (self->root);
+    }
+}
+
 /**
  * ncz_dataset_close:
  * @self: a dataset
@@ -734,6 +878,7 @@ ncz_dataset_close (NczDataset *self, GCancellable *cancellable, GError **error)
   if (self->writable)
     ok = ncz_dataset_sync (self, cancellable, error);
   g_atomic_int_set (&self->closed, TRUE);
+  notify_closed (self);
   if (self->format)
     {
       if (ok)
@@ -779,6 +924,7 @@ ncz_dataset_discard (NczDataset *self)
     return;
   g_atomic_int_set (&self->closed, TRUE);
   self->discarded = TRUE;
+  notify_closed (self);
   if (self->format)
     ncz_format_close (self->format, self, NULL, NULL);
   if (self->created && self->store)
@@ -792,4 +938,187 @@ ncz_dataset_is_discarded (NczDataset *self)
 {
   g_return_val_if_fail (NCZ_IS_DATASET (self), FALSE);
   return self->discarded;
+}
+
+/* ---- asynchronous forms ---- */
+
+static void
+create_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  NczDataset *ds;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  ds = ncz_dataset_create (task_data,
+                           GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (task), "flags")),
+                           cancellable, &error);
+  if (ds)
+    g_task_return_pointer (task, ds, g_object_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * ncz_dataset_create_async:
+ * @url: a dataset URL or a plain path
+ * @flags: #NczCreateFlags
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the dataset is created, in the
+ *   thread-default main context of the caller
+ * @user_data: (closure): data for @callback
+ *
+ * Does ncz_dataset_create() in a worker thread; the main loop is never
+ * blocked. Cancelled before it starts, it creates nothing and fails
+ * with %G_IO_ERROR_CANCELLED.
+ *
+ * Since: 1.0
+ */
+void
+ncz_dataset_create_async (const char *url, NczCreateFlags flags,
+                          GCancellable *cancellable, GAsyncReadyCallback callback,
+                          gpointer user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (url != NULL);
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ncz_dataset_create_async);
+  g_task_set_task_data (task, g_strdup (url), g_free);
+  g_object_set_data (G_OBJECT (task), "flags", GUINT_TO_POINTER (flags));
+  g_task_run_in_thread (task, create_thread);
+}
+
+/**
+ * ncz_dataset_create_finish:
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes ncz_dataset_create_async().
+ *
+ * Returns: (transfer full): the dataset, writable
+ * Since: 1.0
+ */
+NczDataset *
+ncz_dataset_create_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == ncz_dataset_create_async, NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+sync_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  if (ncz_dataset_sync (NCZ_DATASET (source), cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * ncz_dataset_sync_async:
+ * @self: a dataset
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done, in the thread-default main
+ *   context of the caller
+ * @user_data: (closure): data for @callback
+ *
+ * Does ncz_dataset_sync() in a worker thread. Do not define or write
+ * anything in the dataset until it finishes.
+ *
+ * Since: 1.0
+ */
+void
+ncz_dataset_sync_async (NczDataset *self, GCancellable *cancellable,
+                        GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (NCZ_IS_DATASET (self));
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ncz_dataset_sync_async);
+  g_task_run_in_thread (task, sync_thread);
+}
+
+/**
+ * ncz_dataset_sync_finish:
+ * @self: the dataset
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes ncz_dataset_sync_async().
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_dataset_sync_finish (NczDataset *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == ncz_dataset_sync_async, FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+close_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  if (ncz_dataset_close (NCZ_DATASET (source), cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * ncz_dataset_close_async:
+ * @self: a dataset
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done, in the thread-default main
+ *   context of the caller
+ * @user_data: (closure): data for @callback
+ *
+ * Does ncz_dataset_close() in a worker thread. Cancelled before it
+ * starts, the dataset stays open and the close fails with
+ * %G_IO_ERROR_CANCELLED. The [property@Ncz.Dataset:closed] notification
+ * comes from the worker thread.
+ *
+ * Since: 1.0
+ */
+void
+ncz_dataset_close_async (NczDataset *self, GCancellable *cancellable,
+                         GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (NCZ_IS_DATASET (self));
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ncz_dataset_close_async);
+  g_task_run_in_thread (task, close_thread);
+}
+
+/**
+ * ncz_dataset_close_finish:
+ * @self: the dataset
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes ncz_dataset_close_async().
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_dataset_close_finish (NczDataset *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == ncz_dataset_close_async, FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

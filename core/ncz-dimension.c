@@ -29,6 +29,18 @@ struct _NczDimension
 
 G_DEFINE_FINAL_TYPE (NczDimension, ncz_dimension, G_TYPE_OBJECT)
 
+enum {
+  PROP_0,
+  PROP_NAME,
+  PROP_FULL_NAME,
+  PROP_GROUP,
+  PROP_LENGTH,
+  PROP_UNLIMITED,
+  N_PROPS
+};
+
+static GParamSpec *dimension_props[N_PROPS];
+
 static void
 ncz_dimension_finalize (GObject *object)
 {
@@ -39,9 +51,88 @@ ncz_dimension_finalize (GObject *object)
 }
 
 static void
+ncz_dimension_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  NczDimension *self = NCZ_DIMENSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+    case PROP_FULL_NAME:
+      g_value_take_string (value, ncz_dimension_get_full_name (self));
+      break;
+    case PROP_GROUP:
+      g_value_set_object (value, self->group);
+      break;
+    case PROP_LENGTH:
+      g_value_set_uint64 (value, ncz_dimension_get_length (self));
+      break;
+    case PROP_UNLIMITED:
+      g_value_set_boolean (value, self->unlimited);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 ncz_dimension_class_init (NczDimensionClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = ncz_dimension_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+
+  object_class->finalize = ncz_dimension_finalize;
+  object_class->get_property = ncz_dimension_get_property;
+
+  /**
+   * NczDimension:name: (getter get_name)
+   *
+   * The dimension's name.
+   *
+   * Since: 1.0
+   */
+  dimension_props[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, ro);
+  /**
+   * NczDimension:full-name: (getter get_full_name)
+   *
+   * The fully qualified name, e.g. "/sub/x".
+   *
+   * Since: 1.0
+   */
+  dimension_props[PROP_FULL_NAME] = g_param_spec_string ("full-name", NULL, NULL, NULL, ro);
+  /**
+   * NczDimension:group: (getter get_group)
+   *
+   * The group defining the dimension.
+   *
+   * Since: 1.0
+   */
+  dimension_props[PROP_GROUP] = g_param_spec_object ("group", NULL, NULL, NCZ_TYPE_GROUP, ro);
+  /**
+   * NczDimension:length: (getter get_length)
+   *
+   * The current length. An unlimited dimension grows when data is
+   * written beyond it, when its length is set
+   * (ncz_dimension_set_length()) and when a refresh finds a longer stored
+   * length; #GObject::notify is emitted each time, on the thread that
+   * made the change (a write in a worker thread notifies there, as GIO
+   * objects do), and the variables using the dimension notify their
+   * [property@Ncz.Variable:shape] then.
+   *
+   * Since: 1.0
+   */
+  dimension_props[PROP_LENGTH] = g_param_spec_uint64 ("length", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  /**
+   * NczDimension:unlimited: (getter is_unlimited)
+   *
+   * Whether the dimension is unlimited.
+   *
+   * Since: 1.0
+   */
+  dimension_props[PROP_UNLIMITED] = g_param_spec_boolean ("unlimited", NULL, NULL, FALSE, ro);
+  g_object_class_install_properties (object_class, N_PROPS, dimension_props);
 }
 
 static void
@@ -68,10 +159,20 @@ ncz_dimension_get_link (NczDimension *self)
   return &self->link;
 }
 
+/* The length changed: the dimension and the variables using it say so */
+static void
+length_changed (NczDimension *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), dimension_props[PROP_LENGTH]);
+  if (self->group != NULL)
+    ncz_group_notify_dimension_grown (self->group, self);
+}
+
 void
 ncz_dimension_set_length_internal (NczDimension *self, guint64 length)
 {
-  __atomic_store_n (&self->length, length, __ATOMIC_RELEASE);
+  if (__atomic_exchange_n (&self->length, length, __ATOMIC_ACQ_REL) != length)
+    length_changed (self);
 }
 
 /* The length becomes at least @length, whatever other threads do. */
@@ -80,10 +181,13 @@ grow_to (NczDimension *self, guint64 length)
 {
   guint64 cur = __atomic_load_n (&self->length, __ATOMIC_ACQUIRE);
 
-  while (length > cur &&
-         !__atomic_compare_exchange_n (&self->length, &cur, length, FALSE, __ATOMIC_ACQ_REL,
-                                       __ATOMIC_ACQUIRE))
-    ;
+  while (length > cur)
+    if (__atomic_compare_exchange_n (&self->length, &cur, length, FALSE, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
+      {
+        length_changed (self);
+        return;
+      }
 }
 
 void

@@ -178,10 +178,141 @@ ncz_group_finalize (GObject *object)
   G_OBJECT_CLASS (ncz_group_parent_class)->finalize (object);
 }
 
+enum {
+  PROP_0,
+  PROP_NAME,
+  PROP_FULL_NAME,
+  PROP_PARENT,
+  PROP_DATASET,
+  PROP_ATTRIBUTES,
+  PROP_DIMENSIONS,
+  PROP_VARIABLES,
+  PROP_GROUPS,
+  N_PROPS
+};
+
+static GParamSpec *group_props[N_PROPS];
+
+static void
+ncz_group_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  NczGroup *self = NCZ_GROUP (object);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+    case PROP_FULL_NAME:
+      g_value_take_string (value, ncz_group_get_full_name (self));
+      break;
+    case PROP_PARENT:
+      g_value_set_object (value, self->parent);
+      break;
+    case PROP_DATASET:
+      g_value_set_object (value, self->dataset);
+      break;
+    case PROP_ATTRIBUTES:
+      g_value_take_object (value, ncz_group_get_attribute_list (self));
+      break;
+    case PROP_DIMENSIONS:
+      g_value_take_object (value, ncz_group_get_dimension_list (self));
+      break;
+    case PROP_VARIABLES:
+      g_value_take_object (value, ncz_group_get_variable_list (self));
+      break;
+    case PROP_GROUPS:
+      g_value_take_object (value, ncz_group_get_group_list (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
 static void
 ncz_group_class_init (NczGroupClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = ncz_group_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+
+  object_class->finalize = ncz_group_finalize;
+  object_class->get_property = ncz_group_get_property;
+
+  /**
+   * NczGroup:name: (getter get_name)
+   *
+   * The group's name, "/" for the root group.
+   *
+   * Since: 1.0
+   */
+  group_props[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, ro);
+  /**
+   * NczGroup:full-name: (getter get_full_name)
+   *
+   * The fully qualified name: "/" for the root group, "/a/b" for subgroup
+   * b of subgroup a.
+   *
+   * Since: 1.0
+   */
+  group_props[PROP_FULL_NAME] = g_param_spec_string ("full-name", NULL, NULL, NULL, ro);
+  /**
+   * NczGroup:parent: (getter get_parent)
+   *
+   * The parent group; %NULL for the root group.
+   *
+   * Since: 1.0
+   */
+  group_props[PROP_PARENT] = g_param_spec_object ("parent", NULL, NULL, NCZ_TYPE_GROUP, ro);
+  /**
+   * NczGroup:dataset: (getter get_dataset)
+   *
+   * The dataset the group belongs to.
+   *
+   * Since: 1.0
+   */
+  group_props[PROP_DATASET] = g_param_spec_object ("dataset", NULL, NULL, NCZ_TYPE_DATASET, ro);
+  /**
+   * NczGroup:attributes: (getter get_attribute_list)
+   *
+   * The group's attributes as a #GListModel of #NczAttribute, in
+   * definition order. It stays current: setting, replacing or removing
+   * an attribute emits #GListModel::items-changed on the thread that
+   * made the change.
+   *
+   * Since: 1.0
+   */
+  group_props[PROP_ATTRIBUTES] = g_param_spec_object ("attributes", NULL, NULL,
+                                                      G_TYPE_LIST_MODEL, ro);
+  /**
+   * NczGroup:dimensions: (getter get_dimension_list)
+   *
+   * The dimensions defined in the group as a #GListModel of
+   * #NczDimension, in definition order; it stays current.
+   *
+   * Since: 1.0
+   */
+  group_props[PROP_DIMENSIONS] = g_param_spec_object ("dimensions", NULL, NULL,
+                                                      G_TYPE_LIST_MODEL, ro);
+  /**
+   * NczGroup:variables: (getter get_variable_list)
+   *
+   * The variables of the group as a #GListModel of #NczVariable, in
+   * definition order; it stays current.
+   *
+   * Since: 1.0
+   */
+  group_props[PROP_VARIABLES] = g_param_spec_object ("variables", NULL, NULL,
+                                                     G_TYPE_LIST_MODEL, ro);
+  /**
+   * NczGroup:groups: (getter get_group_list)
+   *
+   * The subgroups as a #GListModel of #NczGroup, in definition order; it
+   * stays current.
+   *
+   * Since: 1.0
+   */
+  group_props[PROP_GROUPS] = g_param_spec_object ("groups", NULL, NULL, G_TYPE_LIST_MODEL, ro);
+  g_object_class_install_properties (object_class, N_PROPS, group_props);
 }
 
 static void
@@ -190,7 +321,7 @@ ncz_group_init (NczGroup *self)
   self->dimensions = g_ptr_array_new_with_free_func (ncz_node_release);
   self->variables = g_ptr_array_new_with_free_func (ncz_node_release);
   self->groups = g_ptr_array_new_with_free_func (ncz_node_release);
-  ncz_attr_list_init (&self->attributes);
+  ncz_attr_list_init (&self->attributes, self);
   self->dimension_index = ncz_name_index_new ();
   self->variable_index = ncz_name_index_new ();
   self->group_index = ncz_name_index_new ();
@@ -506,6 +637,14 @@ check_define (NczGroup *self, GError **error)
                    "the dataset of group '%s' is gone", self->name);
       return FALSE;
     }
+  if (ncz_dataset_is_closed (self->dataset) && !ncz_dataset_is_loading (self->dataset))
+    {
+      g_autofree char *full = ncz_group_get_full_name (self);
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED,
+                   "dataset '%s' is closed: group '%s' can no longer be changed",
+                   ncz_url_get_original (ncz_dataset_get_url (self->dataset)), full);
+      return FALSE;
+    }
   return ncz_dataset_check_definable (self->dataset, error);
 }
 
@@ -585,6 +724,8 @@ ncz_group_add_dimension (NczGroup *self, const char *name, guint64 length,
   ncz_node_adopt (dim);
   g_ptr_array_add (self->dimensions, dim);
   g_hash_table_insert (self->dimension_index, key, dim);
+  ncz_model_list_changed (G_OBJECT (self), NCZ_MODEL_LIST_DIMENSIONS,
+                          self->dimensions->len - 1, 0, 1);
   return ncz_format_notify_dimension (dim, NCZ_DEFINITION_ADDED, error) ? dim : NULL;
 }
 
@@ -658,6 +799,8 @@ ncz_group_add_variable (NczGroup *self, const char *name, NczDataType type,
   g_hash_table_insert (self->variable_index, g_steal_pointer (&key), var);
   g_list_model_items_changed (G_LIST_MODEL (self),
                               self->groups->len + self->variables->len - 1, 0, 1);
+  ncz_model_list_changed (G_OBJECT (self), NCZ_MODEL_LIST_VARIABLES,
+                          self->variables->len - 1, 0, 1);
   return ncz_format_notify_variable (var, NCZ_DEFINITION_ADDED, error) ? var : NULL;
 }
 
@@ -690,6 +833,7 @@ ncz_group_add_group (NczGroup *self, const char *name, GError **error)
   g_ptr_array_add (self->groups, g);
   g_hash_table_insert (self->group_index, key, g);
   g_list_model_items_changed (G_LIST_MODEL (self), self->groups->len - 1, 0, 1);
+  ncz_model_list_changed (G_OBJECT (self), NCZ_MODEL_LIST_GROUPS, self->groups->len - 1, 0, 1);
   return ncz_format_notify_group (g, NCZ_DEFINITION_ADDED, error) ? g : NULL;
 }
 
@@ -784,4 +928,113 @@ ncz_group_remove_attribute (NczGroup *self, const char *name, GError **error)
       return FALSE;
     }
   return ncz_format_notify_attribute (self, name, NULL, NCZ_DEFINITION_REMOVED, error);
+}
+
+GPtrArray *
+ncz_group_peek_list (GObject *group, NczModelListKind kind)
+{
+  NczGroup *self = NCZ_GROUP (group);
+
+  switch (kind)
+    {
+    case NCZ_MODEL_LIST_ATTRIBUTES: return self->attributes.items;
+    case NCZ_MODEL_LIST_DIMENSIONS: return self->dimensions;
+    case NCZ_MODEL_LIST_VARIABLES: return self->variables;
+    case NCZ_MODEL_LIST_GROUPS: return self->groups;
+    case NCZ_MODEL_LIST_N_KINDS: break;
+    }
+  return NULL;
+}
+
+/**
+ * ncz_group_get_attribute_list: (get-property attributes)
+ * @self: a group
+ *
+ * Gets the [property@Ncz.Group:attributes] list model: the group's
+ * attributes, kept current as attributes are set and removed.
+ *
+ * Returns: (transfer full): a #GListModel of #NczAttribute
+ * Since: 1.0
+ */
+GListModel *
+ncz_group_get_attribute_list (NczGroup *self)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  return ncz_model_list_get (G_OBJECT (self), NCZ_MODEL_LIST_ATTRIBUTES,
+                             NCZ_TYPE_ATTRIBUTE, ncz_group_peek_list);
+}
+
+/**
+ * ncz_group_get_dimension_list: (get-property dimensions)
+ * @self: a group
+ *
+ * Gets the [property@Ncz.Group:dimensions] list model: the dimensions
+ * defined in this group, kept current as dimensions are added.
+ *
+ * Returns: (transfer full): a #GListModel of #NczDimension
+ * Since: 1.0
+ */
+GListModel *
+ncz_group_get_dimension_list (NczGroup *self)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  return ncz_model_list_get (G_OBJECT (self), NCZ_MODEL_LIST_DIMENSIONS,
+                             NCZ_TYPE_DIMENSION, ncz_group_peek_list);
+}
+
+/**
+ * ncz_group_get_variable_list: (get-property variables)
+ * @self: a group
+ *
+ * Gets the [property@Ncz.Group:variables] list model: the variables of
+ * this group, kept current as variables are added.
+ *
+ * Returns: (transfer full): a #GListModel of #NczVariable
+ * Since: 1.0
+ */
+GListModel *
+ncz_group_get_variable_list (NczGroup *self)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  return ncz_model_list_get (G_OBJECT (self), NCZ_MODEL_LIST_VARIABLES,
+                             NCZ_TYPE_VARIABLE, ncz_group_peek_list);
+}
+
+/**
+ * ncz_group_get_group_list: (get-property groups)
+ * @self: a group
+ *
+ * Gets the [property@Ncz.Group:groups] list model: the subgroups of this
+ * group, kept current as subgroups are added.
+ *
+ * Returns: (transfer full): a #GListModel of #NczGroup
+ * Since: 1.0
+ */
+GListModel *
+ncz_group_get_group_list (NczGroup *self)
+{
+  g_return_val_if_fail (NCZ_IS_GROUP (self), NULL);
+  return ncz_model_list_get (G_OBJECT (self), NCZ_MODEL_LIST_GROUPS,
+                             NCZ_TYPE_GROUP, ncz_group_peek_list);
+}
+
+/* The length of @dimension grew: the variables using it, in @group and
+ * in the subgroups that see it, tell their shape changed. */
+void
+ncz_group_notify_dimension_grown (NczGroup *group, NczDimension *dimension)
+{
+  for (guint i = 0; i < group->variables->len; i++)
+    ncz_variable_dimension_grown (g_ptr_array_index (group->variables, i), dimension);
+  for (guint i = 0; i < group->groups->len; i++)
+    ncz_group_notify_dimension_grown (g_ptr_array_index (group->groups, i), dimension);
+}
+
+/* The dataset was closed: every variable tells it is no longer writable */
+void
+ncz_group_notify_closed (NczGroup *group)
+{
+  for (guint i = 0; i < group->variables->len; i++)
+    ncz_variable_notify_writable (g_ptr_array_index (group->variables, i));
+  for (guint i = 0; i < group->groups->len; i++)
+    ncz_group_notify_closed (g_ptr_array_index (group->groups, i));
 }

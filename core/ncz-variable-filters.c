@@ -113,6 +113,7 @@ insert_filter_spec (NczVariable *self, NczFilterSpec *spec)
   g_clear_pointer (&self->chain, ncz_codec_chain_unref);
   self->contiguous = FALSE;
   g_mutex_unlock (&self->lock);
+  ncz_variable_notify_filters (self);
 }
 
 static gboolean

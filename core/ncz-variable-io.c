@@ -694,6 +694,116 @@ ncz_variable_write_bytes (NczVariable *self,
                              p ? p : "", size, cancellable, error);
 }
 
+typedef struct {
+  SlabArgs slab;
+  GBytes *data;
+} WriteArgs;
+
+static void
+write_args_free (WriteArgs *a)
+{
+  g_free (a->slab.start);
+  g_free (a->slab.count);
+  g_free (a->slab.stride);
+  g_bytes_unref (a->data);
+  g_free (a);
+}
+
+static void
+write_bytes_thread (GTask *task, gpointer source, gpointer task_data,
+                    GCancellable *cancellable)
+{
+  WriteArgs *a = task_data;
+  GError *error = NULL;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  if (ncz_variable_write_bytes (NCZ_VARIABLE (source), a->slab.start, a->slab.n_dims,
+                                a->slab.count, a->slab.n_dims, a->slab.stride,
+                                a->slab.n_dims, a->data, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * ncz_variable_write_bytes_async:
+ * @self: a numeric or char variable
+ * @start: (array length=n_start): first index along each dimension
+ * @n_start: the number of values in @start: the rank of the variable
+ * @count: (array length=n_count): number of elements along each dimension
+ * @n_count: the number of values in @count: the rank of the variable
+ * @stride: (array length=n_stride) (nullable): step along each dimension, %NULL for 1
+ * @n_stride: the number of values in @stride: the rank of the variable
+ *   (ignored when @stride is %NULL)
+ * @data: the values, C order, native byte order
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done, in the thread-default main
+ *   context of the caller
+ * @user_data: (closure): data for @callback
+ *
+ * Does ncz_variable_write_bytes() in a worker thread; @data is kept
+ * until then. Cancelled before it starts, nothing is written and it
+ * fails with %G_IO_ERROR_CANCELLED. A write growing an unlimited
+ * dimension notifies its [property@Ncz.Dimension:length] from the worker
+ * thread.
+ *
+ * Since: 1.0
+ */
+void
+ncz_variable_write_bytes_async (NczVariable *self,
+                                const guint64 *start, guint n_start,
+                                const guint64 *count, guint n_count,
+                                const gint64 *stride, guint n_stride,
+                                GBytes *data, GCancellable *cancellable,
+                                GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  GError *error = NULL;
+  guint n_dims;
+  WriteArgs *a;
+
+  g_return_if_fail (NCZ_IS_VARIABLE (self));
+  g_return_if_fail (data != NULL);
+  g_return_if_fail (n_start == 0 || start != NULL);
+  g_return_if_fail (n_count == 0 || count != NULL);
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ncz_variable_write_bytes_async);
+  if (!check_rank (self, n_start, n_count, stride, n_stride, &n_dims, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  a = g_new0 (WriteArgs, 1);
+  a->slab.n_dims = n_dims;
+  a->slab.start = g_memdup2 (start, sizeof (guint64) * n_dims);
+  a->slab.count = g_memdup2 (count, sizeof (guint64) * n_dims);
+  a->slab.stride = stride ? g_memdup2 (stride, sizeof (gint64) * n_dims) : NULL;
+  a->data = g_bytes_ref (data);
+  g_task_set_task_data (task, a, (GDestroyNotify) write_args_free);
+  g_task_run_in_thread (task, write_bytes_thread);
+}
+
+/**
+ * ncz_variable_write_bytes_finish:
+ * @self: a variable
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes ncz_variable_write_bytes_async().
+ *
+ * Returns: %TRUE on success
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_write_bytes_finish (NczVariable *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == ncz_variable_write_bytes_async,
+                        FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 /**
  * ncz_variable_read_strings:
  * @self: a string variable

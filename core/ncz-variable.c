@@ -68,10 +68,212 @@ ncz_variable_finalize (GObject *object)
   G_OBJECT_CLASS (ncz_variable_parent_class)->finalize (object);
 }
 
+enum {
+  PROP_0,
+  PROP_NAME,
+  PROP_FULL_NAME,
+  PROP_GROUP,
+  PROP_DATA_TYPE,
+  PROP_SHAPE,
+  PROP_SHAPE_TEXT,
+  PROP_DIMENSIONS,
+  PROP_ATTRIBUTES,
+  PROP_CHUNK_SIZES,
+  PROP_FILL_VALUE,
+  PROP_FILTERS,
+  PROP_N_ELEMENTS,
+  PROP_WRITABLE,
+  N_PROPS
+};
+
+static GParamSpec *variable_props[N_PROPS];
+
+static void
+ncz_variable_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  NczVariable *self = NCZ_VARIABLE (object);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+    case PROP_FULL_NAME:
+      g_value_take_string (value, ncz_variable_get_full_name (self));
+      break;
+    case PROP_GROUP:
+      g_value_set_object (value, self->group);
+      break;
+    case PROP_DATA_TYPE:
+      g_value_set_enum (value, self->type);
+      break;
+    case PROP_SHAPE:
+      g_value_take_variant (value, ncz_variable_get_shape_variant (self));
+      break;
+    case PROP_SHAPE_TEXT:
+      g_value_take_string (value, ncz_variable_get_shape_text (self));
+      break;
+    case PROP_DIMENSIONS:
+      g_value_take_object (value, ncz_variable_get_dimension_list (self));
+      break;
+    case PROP_ATTRIBUTES:
+      g_value_take_object (value, ncz_variable_get_attribute_list (self));
+      break;
+    case PROP_CHUNK_SIZES:
+      g_value_take_variant (value, ncz_variable_get_chunk_sizes_variant (self));
+      break;
+    case PROP_FILL_VALUE:
+      g_value_take_variant (value, ncz_variable_get_fill_value_variant (self));
+      break;
+    case PROP_FILTERS:
+      g_value_take_string (value, ncz_variable_get_codecs_json (self));
+      break;
+    case PROP_N_ELEMENTS:
+      g_value_set_uint64 (value, ncz_variable_get_n_elements (self));
+      break;
+    case PROP_WRITABLE:
+      g_value_set_boolean (value, ncz_variable_is_writable (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
 static void
 ncz_variable_class_init (NczVariableClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = ncz_variable_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+
+  object_class->finalize = ncz_variable_finalize;
+  object_class->get_property = ncz_variable_get_property;
+
+  /**
+   * NczVariable:name: (getter get_name)
+   *
+   * The variable's name.
+   *
+   * Since: 1.0
+   */
+  variable_props[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, ro);
+  /**
+   * NczVariable:full-name: (getter get_full_name)
+   *
+   * The fully qualified name, e.g. "/grp/v".
+   *
+   * Since: 1.0
+   */
+  variable_props[PROP_FULL_NAME] = g_param_spec_string ("full-name", NULL, NULL, NULL, ro);
+  /**
+   * NczVariable:group: (getter get_group)
+   *
+   * The group of the variable.
+   *
+   * Since: 1.0
+   */
+  variable_props[PROP_GROUP] = g_param_spec_object ("group", NULL, NULL, NCZ_TYPE_GROUP, ro);
+  /**
+   * NczVariable:data-type: (getter get_value_type)
+   *
+   * The type of the variable's values.
+   *
+   * Since: 1.0
+   */
+  variable_props[PROP_DATA_TYPE] = g_param_spec_enum ("data-type", NULL, NULL, NCZ_TYPE_DATA_TYPE,
+                                                      NCZ_DATA_TYPE_NONE, ro);
+  /**
+   * NczVariable:shape: (getter get_shape_variant)
+   *
+   * The current length of each dimension, outermost first, as a
+   * #GVariant of type "at" (empty for a scalar). #GObject::notify is
+   * emitted when a dimension of the variable grows, on the thread that
+   * grew it.
+   *
+   * Since: 1.0
+   */
+  variable_props[PROP_SHAPE] = g_param_spec_variant ("shape", NULL, NULL, G_VARIANT_TYPE ("at"),
+                                                     NULL, ro);
+  /**
+   * NczVariable:shape-text: (getter get_shape_text)
+   *
+   * The shape as text, "(10, 20)", "()" for a scalar, for showing in a
+   * user interface; notified with [property@Ncz.Variable:shape].
+   *
+   * Since: 1.0
+   */
+  variable_props[PROP_SHAPE_TEXT] = g_param_spec_string ("shape-text", NULL, NULL, NULL, ro);
+  /**
+   * NczVariable:dimensions: (getter get_dimension_list)
+   *
+   * The variable's dimensions as a #GListModel of #NczDimension,
+   * outermost first.
+   *
+   * Since: 1.0
+   */
+  variable_props[PROP_DIMENSIONS] = g_param_spec_object ("dimensions", NULL, NULL,
+                                                         G_TYPE_LIST_MODEL, ro);
+  /**
+   * NczVariable:attributes: (getter get_attribute_list)
+   *
+   * The variable's attributes as a #GListModel of #NczAttribute, in
+   * definition order. It stays current: setting, replacing or removing
+   * an attribute (the fill value too) emits #GListModel::items-changed on
+   * the thread that made the change.
+   *
+   * Since: 1.0
+   */
+  variable_props[PROP_ATTRIBUTES] = g_param_spec_object ("attributes", NULL, NULL,
+                                                         G_TYPE_LIST_MODEL, ro);
+  /**
+   * NczVariable:chunk-sizes: (getter get_chunk_sizes_variant)
+   *
+   * The chunk shape as a #GVariant of type "at"; %NULL for contiguous
+   * storage and for a scalar.
+   *
+   * Since: 1.0
+   */
+  variable_props[PROP_CHUNK_SIZES] = g_param_spec_variant ("chunk-sizes", NULL, NULL,
+                                                           G_VARIANT_TYPE ("at"), NULL, ro);
+  /**
+   * NczVariable:fill-value: (getter get_fill_value_variant)
+   *
+   * The fill value as a #GVariant, as
+   * ncz_variable_get_fill_value_variant() gives it; notified when it is
+   * set.
+   *
+   * Since: 1.0
+   */
+  variable_props[PROP_FILL_VALUE] = g_param_spec_variant ("fill-value", NULL, NULL,
+                                                          G_VARIANT_TYPE_ANY, NULL, ro);
+  /**
+   * NczVariable:filters: (getter get_codecs_json)
+   *
+   * The filter chain as a JSON array of codec dicts, as
+   * ncz_variable_get_codecs_json() gives it; notified when a filter is
+   * added.
+   *
+   * Since: 1.0
+   */
+  variable_props[PROP_FILTERS] = g_param_spec_string ("filters", NULL, NULL, NULL, ro);
+  /**
+   * NczVariable:n-elements: (getter get_n_elements)
+   *
+   * The number of elements (1 for a scalar); notified with
+   * [property@Ncz.Variable:shape].
+   *
+   * Since: 1.0
+   */
+  variable_props[PROP_N_ELEMENTS] = g_param_spec_uint64 ("n-elements", NULL, NULL, 0,
+                                                         G_MAXUINT64, 1, ro);
+  /**
+   * NczVariable:writable: (getter is_writable)
+   *
+   * Whether values can be written: the dataset is writable and open.
+   *
+   * Since: 1.0
+   */
+  variable_props[PROP_WRITABLE] = g_param_spec_boolean ("writable", NULL, NULL, FALSE, ro);
+  g_object_class_install_properties (object_class, N_PROPS, variable_props);
 }
 
 static void
@@ -80,7 +282,7 @@ ncz_variable_init (NczVariable *self)
   /* not references: a dimension belongs to a group of the dataset, which
    * lives as long as any of its objects */
   self->dimensions = g_ptr_array_new ();
-  ncz_attr_list_init (&self->attributes);
+  ncz_attr_list_init (&self->attributes, self);
   self->vlen_strings = -1;
   g_mutex_init (&self->lock);
 }
@@ -220,7 +422,37 @@ NczDimension *
 ncz_variable_get_dimension (NczVariable *self, guint index)
 {
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
-  g_return_val_if_fail (index < self->dimensions->len, NULL);
+  if (index >= self->dimensions->len)
+    return NULL;
+  return g_ptr_array_index (self->dimensions, index);
+}
+
+/**
+ * ncz_variable_get_dimension_at: (rename-to ncz_variable_get_dimension)
+ * @self: a variable
+ * @index: dimension index, outermost first
+ * @error: return location for a #GError
+ *
+ * Gets dimension @index of the variable; an index beyond the rank is an
+ * error, so that bindings raise it (`var.get_dimension (5)` raises
+ * `GLib.Error`). ncz_variable_get_dimension() returns %NULL instead.
+ *
+ * Returns: (transfer none): the dimension, or %NULL with @error set
+ *   (%NCZ_DATASET_ERROR_INVALID) if @index is not less than the rank
+ * Since: 1.0
+ */
+NczDimension *
+ncz_variable_get_dimension_at (NczVariable *self, guint index, GError **error)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  if (index >= self->dimensions->len)
+    {
+      g_autofree char *fqn = ncz_variable_get_full_name (self);
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_INVALID,
+                   "variable '%s' has %u dimensions: there is no dimension %u",
+                   fqn, self->dimensions->len, index);
+      return NULL;
+    }
   return g_ptr_array_index (self->dimensions, index);
 }
 
@@ -393,6 +625,14 @@ ncz_variable_check_define (NczVariable *self, GError **error)
                    "the dataset of variable '%s' is gone", self->name);
       return FALSE;
     }
+  if (ncz_dataset_is_closed (ds) && !ncz_dataset_is_loading (ds))
+    {
+      g_autofree char *fqn = ncz_variable_get_full_name (self);
+      g_set_error (error, NCZ_DATASET_ERROR, NCZ_DATASET_ERROR_CLOSED,
+                   "dataset '%s' is closed: variable '%s' can no longer be changed",
+                   ncz_url_get_original (ncz_dataset_get_url (ds)), fqn);
+      return FALSE;
+    }
   return ncz_dataset_check_definable (ds, error);
 }
 
@@ -439,6 +679,7 @@ ncz_variable_set_chunk_sizes (NczVariable *self, const guint64 *sizes,
   self->contiguous = FALSE;
   self->chunking_set = TRUE;
   g_mutex_unlock (&self->lock);
+  g_object_notify_by_pspec (G_OBJECT (self), variable_props[PROP_CHUNK_SIZES]);
   return ncz_format_notify_variable (self, NCZ_DEFINITION_CHANGED, error);
 }
 
@@ -489,6 +730,7 @@ ncz_variable_set_contiguous (NczVariable *self, gboolean contiguous, GError **er
         self->chunks[i] = MAX (1, ncz_dimension_get_length (g_ptr_array_index (self->dimensions, i)));
       g_mutex_unlock (&self->lock);
     }
+  g_object_notify_by_pspec (G_OBJECT (self), variable_props[PROP_CHUNK_SIZES]);
   return ncz_format_notify_variable (self, NCZ_DEFINITION_CHANGED, error);
 }
 
@@ -584,6 +826,7 @@ ncz_variable_set_fill_value (NczVariable *self, GBytes *value, GError **error)
     }
   else
     ncz_attr_list_remove (&self->attributes, "_FillValue");
+  g_object_notify_by_pspec (G_OBJECT (self), variable_props[PROP_FILL_VALUE]);
   return ncz_format_notify_variable (self, NCZ_DEFINITION_CHANGED, error);
 }
 
@@ -625,7 +868,11 @@ ncz_variable_set_no_fill (NczVariable *self, gboolean no_fill, GError **error)
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
   if (!ncz_variable_check_define (self, error))
     return FALSE;
-  self->no_fill = !!no_fill;
+  if (self->no_fill != !!no_fill)
+    {
+      self->no_fill = !!no_fill;
+      g_object_notify_by_pspec (G_OBJECT (self), variable_props[PROP_FILL_VALUE]);
+    }
   return ncz_format_notify_variable (self, NCZ_DEFINITION_CHANGED, error);
 }
 
@@ -779,6 +1026,7 @@ ncz_variable_set_filters (NczVariable *self, GPtrArray *filters)
   g_mutex_unlock (&self->lock);
   if (old != NULL)
     g_ptr_array_unref (old);
+  ncz_variable_notify_filters (self);
 }
 
 /* The chain is cached under the lock; it is resolved outside it, since
@@ -991,8 +1239,13 @@ ncz_variable_is_chunking_set (NczVariable *self)
 guint
 ncz_variable_get_n_codecs (NczVariable *self)
 {
+  guint n;
+
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), 0);
-  return self->filters ? self->filters->len : 0;
+  g_mutex_lock (&self->lock);
+  n = self->filters ? self->filters->len : 0;
+  g_mutex_unlock (&self->lock);
+  return n;
 }
 
 /**
@@ -1011,6 +1264,7 @@ ncz_variable_get_codecs_json (NczVariable *self)
   GString *s;
   g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
   s = g_string_new ("[");
+  g_mutex_lock (&self->lock);
   for (guint i = 0; self->filters && i < self->filters->len; i++)
     {
       NczFilterSpec *f = g_ptr_array_index (self->filters, i);
@@ -1018,6 +1272,237 @@ ncz_variable_get_codecs_json (NczVariable *self)
         g_string_append_c (s, ',');
       g_string_append (s, f->json ? f->json : "null");
     }
+  g_mutex_unlock (&self->lock);
   g_string_append_c (s, ']');
   return g_string_free (s, FALSE);
+}
+
+/* ---- properties for bindings and list models ---- */
+
+GPtrArray *
+ncz_variable_peek_list (GObject *variable, NczModelListKind kind)
+{
+  NczVariable *self = NCZ_VARIABLE (variable);
+
+  if (kind == NCZ_MODEL_LIST_ATTRIBUTES)
+    return self->attributes.items;
+  if (kind == NCZ_MODEL_LIST_DIMENSIONS)
+    return self->dimensions;
+  return NULL;
+}
+
+/* Whether anybody listens to @self's notifications: a dimension's growth
+ * visits every variable using it (in a netCDF file, often every variable
+ * shares the time dimension), and most of them nobody watches. */
+static gboolean
+is_watched (NczVariable *self)
+{
+  static guint notify_id;
+
+  if (notify_id == 0)
+    notify_id = g_signal_lookup ("notify", G_TYPE_OBJECT);
+  return g_signal_handler_find (self, G_SIGNAL_MATCH_ID, notify_id, 0, NULL, NULL, NULL) != 0;
+}
+
+void
+ncz_variable_notify_shape (NczVariable *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), variable_props[PROP_SHAPE]);
+  g_object_notify_by_pspec (G_OBJECT (self), variable_props[PROP_SHAPE_TEXT]);
+  g_object_notify_by_pspec (G_OBJECT (self), variable_props[PROP_N_ELEMENTS]);
+}
+
+void
+ncz_variable_dimension_grown (NczVariable *self, NczDimension *dimension)
+{
+  for (guint i = 0; i < self->dimensions->len; i++)
+    if (g_ptr_array_index (self->dimensions, i) == dimension)
+      {
+        if (is_watched (self))
+          ncz_variable_notify_shape (self);
+        return;
+      }
+}
+
+void
+ncz_variable_notify_filters (NczVariable *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), variable_props[PROP_FILTERS]);
+  g_object_notify_by_pspec (G_OBJECT (self), variable_props[PROP_CHUNK_SIZES]);
+}
+
+void
+ncz_variable_notify_writable (NczVariable *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), variable_props[PROP_WRITABLE]);
+}
+
+/**
+ * ncz_variable_get_attribute_list: (get-property attributes)
+ * @self: a variable
+ *
+ * Gets the [property@Ncz.Variable:attributes] list model: the variable's
+ * attributes, kept current as attributes are set and removed.
+ *
+ * Returns: (transfer full): a #GListModel of #NczAttribute
+ * Since: 1.0
+ */
+GListModel *
+ncz_variable_get_attribute_list (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  return ncz_model_list_get (G_OBJECT (self), NCZ_MODEL_LIST_ATTRIBUTES,
+                             NCZ_TYPE_ATTRIBUTE, ncz_variable_peek_list);
+}
+
+/**
+ * ncz_variable_get_dimension_list: (get-property dimensions)
+ * @self: a variable
+ *
+ * Gets the [property@Ncz.Variable:dimensions] list model.
+ *
+ * Returns: (transfer full): a #GListModel of #NczDimension, outermost
+ *   first
+ * Since: 1.0
+ */
+GListModel *
+ncz_variable_get_dimension_list (NczVariable *self)
+{
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  return ncz_model_list_get (G_OBJECT (self), NCZ_MODEL_LIST_DIMENSIONS,
+                             NCZ_TYPE_DIMENSION, ncz_variable_peek_list);
+}
+
+/**
+ * ncz_variable_get_shape_variant: (get-property shape)
+ * @self: a variable
+ *
+ * Gets the [property@Ncz.Variable:shape]: the current length of each
+ * dimension.
+ *
+ * Returns: (transfer full): a #GVariant of type "at", empty for a scalar
+ * Since: 1.0
+ */
+GVariant *
+ncz_variable_get_shape_variant (NczVariable *self)
+{
+  GVariantBuilder b;
+
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("at"));
+  for (guint i = 0; i < self->dimensions->len; i++)
+    g_variant_builder_add (&b, "t", ncz_dimension_get_length (g_ptr_array_index (self->dimensions, i)));
+  return g_variant_ref_sink (g_variant_builder_end (&b));
+}
+
+/**
+ * ncz_variable_get_shape_text: (get-property shape-text)
+ * @self: a variable
+ *
+ * Gets the [property@Ncz.Variable:shape-text]: the shape written as
+ * "(10, 20)", "()" for a scalar.
+ *
+ * Returns: (transfer full): the text
+ * Since: 1.0
+ */
+char *
+ncz_variable_get_shape_text (NczVariable *self)
+{
+  GString *s;
+
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  s = g_string_new ("(");
+  for (guint i = 0; i < self->dimensions->len; i++)
+    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? ", " : "",
+                            ncz_dimension_get_length (g_ptr_array_index (self->dimensions, i)));
+  g_string_append_c (s, ')');
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * ncz_variable_get_chunk_sizes_variant: (get-property chunk-sizes)
+ * @self: a variable
+ *
+ * Gets the [property@Ncz.Variable:chunk-sizes]: the chunk shape, as
+ * ncz_variable_get_chunk_sizes() gives it.
+ *
+ * Returns: (transfer full) (nullable): a #GVariant of type "at", or %NULL
+ *   for contiguous storage and for a scalar
+ * Since: 1.0
+ */
+GVariant *
+ncz_variable_get_chunk_sizes_variant (NczVariable *self)
+{
+  const guint64 *chunks;
+  guint n = 0;
+  GVariant *v;
+
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  if (ncz_variable_get_contiguous (self))
+    return NULL;
+  chunks = ncz_variable_get_chunk_sizes (self, &n);
+  if (chunks == NULL || n == 0)
+    return NULL;
+  g_mutex_lock (&self->lock);
+  v = g_variant_new_fixed_array (G_VARIANT_TYPE_UINT64, self->chunks, n, sizeof (guint64));
+  g_mutex_unlock (&self->lock);
+  return g_variant_ref_sink (v);
+}
+
+/**
+ * ncz_variable_get_fill_value_variant: (get-property fill-value)
+ * @self: a variable
+ *
+ * Gets the [property@Ncz.Variable:fill-value]: the value unwritten
+ * elements read as, as one #GVariant value typed as in
+ * ncz_attribute_get_value() ("y" for byte, ubyte and char, "d" for float
+ * and double, "s" for string).
+ *
+ * Returns: (transfer full) (nullable): the fill value; %NULL when the
+ *   variable has no fill value (ncz_variable_set_no_fill())
+ * Since: 1.0
+ */
+GVariant *
+ncz_variable_get_fill_value_variant (NczVariable *self)
+{
+  g_autoptr(GBytes) fill = NULL;
+  gsize size = 0;
+  const guint8 *p;
+
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), NULL);
+  if (self->no_fill)
+    return NULL;
+  fill = ncz_variable_get_fill_value (self);
+  if (fill == NULL)
+    return NULL;
+  p = g_bytes_get_data (fill, &size);
+  if (self->type == NCZ_DATA_TYPE_STRING)
+    {
+      g_autofree char *text = g_strndup (p ? (const char *) p : "", size);
+      if (!g_utf8_validate (text, -1, NULL))
+        return NULL;
+      return g_variant_ref_sink (g_variant_new_string (text));
+    }
+  if (size < ncz_data_type_get_size (self->type))
+    return NULL;
+  return g_variant_ref_sink (ncz_packed_value_to_variant (self->type, p));
+}
+
+/**
+ * ncz_variable_is_writable: (get-property writable)
+ * @self: a variable
+ *
+ * Gets the [property@Ncz.Variable:writable].
+ *
+ * Returns: whether the variable's dataset is writable and open
+ * Since: 1.0
+ */
+gboolean
+ncz_variable_is_writable (NczVariable *self)
+{
+  NczDataset *ds;
+
+  g_return_val_if_fail (NCZ_IS_VARIABLE (self), FALSE);
+  ds = ncz_variable_get_dataset (self);
+  return ds != NULL && ncz_dataset_is_writable (ds);
 }

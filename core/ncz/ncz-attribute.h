@@ -55,4 +55,25 @@ guint64 ncz_attribute_get_uint64 (NczAttribute *self, gsize index,
 NCZ_AVAILABLE_IN_ALL
 gboolean ncz_attribute_equal (NczAttribute *a, NczAttribute *b);
 
+NCZ_AVAILABLE_IN_ALL
+NczAttribute *ncz_attribute_new_utf8 (const char *name, const char *text, GError **error);
+NCZ_AVAILABLE_IN_ALL
+NczAttribute *ncz_attribute_new_from_variant (const char *name, GVariant *value,
+                                              GError **error);
+NCZ_AVAILABLE_IN_ALL
+char *ncz_attribute_dup_text (NczAttribute *self);
+NCZ_AVAILABLE_IN_ALL
+char *ncz_attribute_dup_display_text (NczAttribute *self);
+NCZ_AVAILABLE_IN_ALL
+GVariant *ncz_attribute_get_value (NczAttribute *self);
+NCZ_AVAILABLE_IN_ALL
+double *ncz_attribute_get_double_values (NczAttribute *self, gsize *n_values,
+                                         GError **error);
+NCZ_AVAILABLE_IN_ALL
+gint64 *ncz_attribute_get_int64_values (NczAttribute *self, gsize *n_values,
+                                        GError **error);
+NCZ_AVAILABLE_IN_ALL
+guint64 *ncz_attribute_get_uint64_values (NczAttribute *self, gsize *n_values,
+                                          GError **error);
+
 G_END_DECLS

@@ -69,6 +69,12 @@ NCZ_AVAILABLE_IN_ALL
 NczDataset *ncz_dataset_create (const char *url, NczCreateFlags flags,
                                 GCancellable *cancellable, GError **error);
 NCZ_AVAILABLE_IN_ALL
+void ncz_dataset_create_async (const char *url, NczCreateFlags flags,
+                               GCancellable *cancellable,
+                               GAsyncReadyCallback callback, gpointer user_data);
+NCZ_AVAILABLE_IN_ALL
+NczDataset *ncz_dataset_create_finish (GAsyncResult *result, GError **error);
+NCZ_AVAILABLE_IN_ALL
 NczDataset *ncz_dataset_open_store (NczStore *store, NczUrl *url,
                                     NczOpenFlags flags,
                                     GCancellable *cancellable, GError **error);
@@ -81,6 +87,10 @@ NCZ_AVAILABLE_IN_ALL
 NczGroup *ncz_dataset_get_root_group (NczDataset *self);
 NCZ_AVAILABLE_IN_ALL
 NczUrl *ncz_dataset_get_url (NczDataset *self);
+NCZ_AVAILABLE_IN_ALL
+const char *ncz_dataset_get_url_string (NczDataset *self);
+NCZ_AVAILABLE_IN_ALL
+const char *ncz_dataset_get_format_name (NczDataset *self);
 NCZ_AVAILABLE_IN_ALL
 NczStore *ncz_dataset_get_store (NczDataset *self);
 NCZ_AVAILABLE_IN_ALL
@@ -103,6 +113,14 @@ NCZ_AVAILABLE_IN_ALL
 gboolean ncz_dataset_sync (NczDataset *self, GCancellable *cancellable,
                            GError **error);
 NCZ_AVAILABLE_IN_ALL
+void ncz_dataset_sync_async (NczDataset *self, GCancellable *cancellable,
+                             GAsyncReadyCallback callback, gpointer user_data);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_dataset_sync_finish (NczDataset *self, GAsyncResult *result,
+                                  GError **error);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_dataset_is_closed (NczDataset *self);
+NCZ_AVAILABLE_IN_ALL
 gboolean ncz_dataset_refresh (NczDataset *self, GCancellable *cancellable,
                               GError **error);
 NCZ_AVAILABLE_IN_ALL
@@ -114,6 +132,12 @@ gboolean ncz_dataset_refresh_finish (NczDataset *self, GAsyncResult *result,
 NCZ_AVAILABLE_IN_ALL
 gboolean ncz_dataset_close (NczDataset *self, GCancellable *cancellable,
                             GError **error);
+NCZ_AVAILABLE_IN_ALL
+void ncz_dataset_close_async (NczDataset *self, GCancellable *cancellable,
+                              GAsyncReadyCallback callback, gpointer user_data);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_dataset_close_finish (NczDataset *self, GAsyncResult *result,
+                                   GError **error);
 NCZ_AVAILABLE_IN_ALL
 void ncz_dataset_discard (NczDataset *self);
 

@@ -61,6 +61,15 @@ NczGroup *ncz_group_add_group (NczGroup *self, const char *name,
                                GError **error);
 
 NCZ_AVAILABLE_IN_ALL
+GListModel *ncz_group_get_dimension_list (NczGroup *self);
+NCZ_AVAILABLE_IN_ALL
+GListModel *ncz_group_get_variable_list (NczGroup *self);
+NCZ_AVAILABLE_IN_ALL
+GListModel *ncz_group_get_group_list (NczGroup *self);
+NCZ_AVAILABLE_IN_ALL
+GListModel *ncz_group_get_attribute_list (NczGroup *self);
+
+NCZ_AVAILABLE_IN_ALL
 GPtrArray *ncz_group_get_attributes (NczGroup *self);
 NCZ_AVAILABLE_IN_ALL
 NczAttribute *ncz_group_get_attribute (NczGroup *self, const char *name);

@@ -129,6 +129,23 @@ NczDimension *ncz_variable_get_dimension (NczVariable *self, guint index);
 NCZ_AVAILABLE_IN_ALL
 GPtrArray *ncz_variable_get_dimensions (NczVariable *self);
 NCZ_AVAILABLE_IN_ALL
+NczDimension *ncz_variable_get_dimension_at (NczVariable *self, guint index,
+                                             GError **error);
+NCZ_AVAILABLE_IN_ALL
+GListModel *ncz_variable_get_dimension_list (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+GListModel *ncz_variable_get_attribute_list (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+GVariant *ncz_variable_get_shape_variant (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+char *ncz_variable_get_shape_text (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+GVariant *ncz_variable_get_chunk_sizes_variant (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+GVariant *ncz_variable_get_fill_value_variant (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_is_writable (NczVariable *self);
+NCZ_AVAILABLE_IN_ALL
 guint64 *ncz_variable_get_shape (NczVariable *self, guint *n_dims);
 NCZ_AVAILABLE_IN_ALL
 guint64 ncz_variable_get_n_elements (NczVariable *self);
@@ -265,6 +282,17 @@ gboolean ncz_variable_write_bytes (NczVariable *self,
                                    const gint64 *stride, guint n_stride,
                                    GBytes *data, GCancellable *cancellable,
                                    GError **error);
+NCZ_AVAILABLE_IN_ALL
+void ncz_variable_write_bytes_async (NczVariable *self,
+                                     const guint64 *start, guint n_start,
+                                     const guint64 *count, guint n_count,
+                                     const gint64 *stride, guint n_stride,
+                                     GBytes *data, GCancellable *cancellable,
+                                     GAsyncReadyCallback callback,
+                                     gpointer user_data);
+NCZ_AVAILABLE_IN_ALL
+gboolean ncz_variable_write_bytes_finish (NczVariable *self, GAsyncResult *result,
+                                          GError **error);
 NCZ_AVAILABLE_IN_ALL
 char **ncz_variable_read_strings (NczVariable *self,
                                   const guint64 *start, guint n_start,

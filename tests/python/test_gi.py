@@ -45,7 +45,7 @@ attr = Ncz.Attribute.new_strings("names", ["a", "bc"])
 check("string attribute", attr.get_strings() == ["a", "bc"])
 
 # The numeric getters raise on text: 'title' is not the number 78.0 ('N')
-title = Ncz.Attribute.new_text("title", b"Numbers")
+title = Ncz.Attribute.new_text("title", "Numbers")
 for getter in ("get_double", "get_int64", "get_uint64"):
     for a in (title, attr):
         try:
@@ -266,7 +266,7 @@ with tempfile.TemporaryDirectory() as d:
         wroot.get_variable("u").write_bytes([1], [2], None,
                                             GLib.Bytes.new(struct.pack("=2i", 7, 8)), None)
         try:
-            wroot.set_attribute(Ncz.Attribute.new_text("title", b"x"))
+            wroot.set_attribute(Ncz.Attribute.new_text("title", "x"))
             check("WRITE_DATA refuses an attribute", False)
         except GLib.Error as e:
             check("WRITE_DATA refuses an attribute",

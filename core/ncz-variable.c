@@ -412,10 +412,13 @@ ncz_variable_get_n_dimensions (NczVariable *self)
  * @self: a variable
  * @index: dimension index, outermost first
  *
- * Gives one dimension of the variable; @index must be less than
- * ncz_variable_get_n_dimensions(). It belongs to its group.
+ * Gives one dimension of the variable, outermost first. It belongs to
+ * its group. An @index not less than ncz_variable_get_n_dimensions()
+ * gives %NULL; ncz_variable_get_dimension_at() says so with a #GError
+ * (bindings call that one).
  *
- * Returns: (transfer none): the dimension
+ * Returns: (transfer none) (nullable): the dimension, or %NULL when
+ *   @index is out of range
  * Since: 1.0
  */
 NczDimension *

@@ -248,6 +248,19 @@ check("float writes read back in zarr-python", np.array_equal(za["f"][...], np.l
 with Ncz.open(u) as ds:
     check("and in Ncz", np.array_equal(ds["w"].get(mask_and_scale=False), want))
 
+# writes past an unlimited dimension grow it
+with Ncz.open(url_of("grow.zarr"), "w") as ds:
+    ds.create_dimension("t", None)
+    ds.create_dimension("x", 3)
+    v = ds.create_variable("v", "i4", ("t", "x"), fill_value=-5)
+    v[0:2] = np.ones((2, 3))
+    v[4] = [7, 8, 9]
+    got = v[...]
+    check("writes past an unlimited dimension grow it, the gap masked as fill",
+          v.shape == (5, 3) and ds.dimensions["t"].isunlimited()
+          and list(np.ma.getmaskarray(got)[:, 0]) == [False, False, True, True, False]
+          and got[4].tolist() == [7, 8, 9], got)
+
 # --- attrs ----------------------------------------------------------------
 u = url_of("attrs.zarr")
 with Ncz.open(u, "w") as ds:

@@ -59,6 +59,7 @@ def main():
                      casting="unsafe")
         part *= np.float32(0.5)
         part -= np.float32(7.0)
+    del part
     data = data.reshape(shape)
     check = data.ravel()[::997].copy()
 

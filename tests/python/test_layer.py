@@ -201,6 +201,23 @@ with netCDF4.Dataset(nc_path) as nc, Ncz.open(nc_path) as ds:
           ds["fill"].fill_value == np.float32(-999) and ds["packed"].attrs["valid_min"] == -5
           and ds["packed"].attrs["scale_factor"].dtype == np.float32)
 
+# masks of arrays larger than the blocks the mask is computed in
+values = rng.integers(0, 50, 700001).astype("i4")
+with Ncz.open(url_of("bigmask.zarr"), "w") as ds:
+    ds.create_dimension("x", values.size)
+    v = ds.create_variable("v", "i4", ("x",), fill_value=7)
+    v.attrs["missing_value"] = np.int32(9)
+    v.attrs["valid_max"] = np.int32(45)
+    v[...] = values
+    got = v[...]
+    want = np.ma.MaskedArray(values, mask=(values == 7) | (values == 9) | (values > 45))
+    check("a large masked read masks what numpy masks",
+          np.array_equal(np.ma.getmaskarray(got), np.ma.getmaskarray(want))
+          and np.ma.allequal(got, want))
+    got = v[::-3]
+    check("... and through a negative step",
+          np.array_equal(np.ma.getmaskarray(got), np.ma.getmaskarray(want[::-3])))
+
 # writing through scale_factor/add_offset and a mask, read back by netCDF4
 u = os.path.join(tmp, "pack.nc")
 with Ncz.open(u, "w") as ds:
@@ -354,6 +371,8 @@ with Ncz.open(url_of("exc.zarr"), "w") as ds:
            Ncz.ExistsError, lambda: ds.get_root_group().add_dimension("x", 3, False))
     raises("Ncz.Dataset.open (GI) raises Ncz.NotFoundError", Ncz.NotFoundError,
            lambda: Ncz.Dataset.open(url_of("none.zarr"), Ncz.OpenFlags.READ, None))
+raises("an interface method's GError is converted (Ncz.Store.read of a MemoryStore)",
+       Ncz.NotFoundError, lambda: Ncz.MemoryStore.new().read("missing", None))
 check("the domain classes keep the enum's codes and quark",
       Ncz.DatasetError.NOT_FOUND == 1 and
       GLib.quark_to_string(Ncz.StorageError.quark()) == "ncz-storage-error-quark")

@@ -380,6 +380,36 @@ def _flip(arr, flips):
     return arr[tuple(idx)]
 
 
+# elements of data tested at once for the mask: a block stays in cache
+_MASK_BLOCK = 1 << 18
+
+
+def _mask_of(data, tests):
+    """The mask of the elements of @data for which any of @tests (each
+    taking an array, returning a boolean array) holds, or numpy.ma.nomask
+    when none does. One pass over the data, a block at a time: the mask
+    array is only allocated once an element is masked."""
+    if not tests:
+        return np.ma.nomask
+    if not data.flags.c_contiguous or data.size <= _MASK_BLOCK:
+        mask = np.asarray(tests[0](data))
+        for t in tests[1:]:
+            mask = mask | t(data)
+        return mask if mask.any() else np.ma.nomask
+    flat = data.reshape(-1)
+    mask = None
+    for i in range(0, flat.size, _MASK_BLOCK):
+        part = flat[i:i + _MASK_BLOCK]
+        m = tests[0](part)
+        for t in tests[1:]:
+            m |= t(part)
+        if m.any():
+            if mask is None:
+                mask = np.zeros(flat.size, dtype=bool)
+            mask[i:i + _MASK_BLOCK] = m
+    return np.ma.nomask if mask is None else mask.reshape(data.shape)
+
+
 def _run_in_executor(fn, *args, **kwargs):
     return asyncio.get_running_loop().run_in_executor(
         None, functools.partial(fn, *args, **kwargs))
@@ -907,37 +937,30 @@ class Variable(Ncz.Variable):
         fval = attrs.get("_FillValue")
         if fval is None and not self.get_no_fill():
             fval = self.fill_value
-        mask = None
+        tests = []
 
-        def add(m):
-            nonlocal mask
-            m = np.asarray(m)
-            if mask is None:
-                mask = m
-            else:
-                mask |= m
+        def equal_to(value):
+            value = np.asarray(value).ravel()[0]
+            if value.dtype.kind == "f" and np.isnan(value):
+                return np.isnan
+            return lambda x: x == value
 
         if fval is not None:
             fval = np.asarray(fval).ravel()[0]
-            add(np.isnan(data) if fval.dtype.kind == "f" and np.isnan(fval) else data == fval)
+            tests.append(equal_to(fval))
         mv = attrs.get("missing_value")
         if mv is not None:
-            for v in np.atleast_1d(mv):
-                add(np.isnan(data) if np.asarray(v).dtype.kind == "f" and np.isnan(v)
-                    else data == v)
-        vmin = vmax = None
+            tests += [equal_to(v) for v in np.atleast_1d(mv)]
         vr = attrs.get("valid_range")
         if vr is not None and np.size(vr) == 2:
             vmin, vmax = vr[0], vr[1]
         else:
             vmin, vmax = attrs.get("valid_min"), attrs.get("valid_max")
         if vmin is not None:
-            add(data < vmin)
+            tests.append(lambda x: x < vmin)
         if vmax is not None:
-            add(data > vmax)
-        if mask is None or not mask.any():
-            mask = np.ma.nomask
-        out = np.ma.MaskedArray(data, mask=mask, copy=False)
+            tests.append(lambda x: x > vmax)
+        out = np.ma.MaskedArray(data, mask=_mask_of(data, tests), copy=False)
         if fval is not None:
             try:
                 out.fill_value = fval
@@ -1082,7 +1105,14 @@ def _convert_namespace():
                 setattr(mine, k, v)
             _export(mine, name)
             continue
-        ns = _converting_methods(name, base, info, ())
+        ns = {}
+        if isinstance(info, ObjectInfo):
+            # the methods of the interfaces it implements (Ncz.Store of
+            # Ncz.MemoryStore), reached through the generated classes
+            for iface in info.get_interfaces():
+                if iface.get_namespace() == "Ncz":
+                    ns.update(_converting_methods(name, base, iface, ()))
+        ns.update(_converting_methods(name, base, info, ()))
         if not ns:
             continue
         ns["__module__"] = __name__

@@ -162,6 +162,15 @@ def write_store(ncz_gen, url):
     return r.returncode == 0, r.stderr
 
 
+def close_reopened():
+    """Run in each worker: closes the datasets that unpickled Ncz objects
+    opened there (what a worker wrote is stored for good)."""
+    from gi.repository import Ncz
+    f = getattr(Ncz, "close_reopened", None)
+    if f is not None:
+        f()
+
+
 def run_cases(tap, client, ncz_gen, make_url, where):
     """The read and write cases on the store of @where: make_url(name, mode)
     gives the URL of a new dataset there (mode "nczarr" or "zarr")."""
@@ -225,6 +234,8 @@ def run_cases(tap, client, ncz_gen, make_url, where):
                 da.store(darr, ds["target"], lock=False, compute=True)
             finally:
                 ds.close()
+            # the workers close the datasets their unpickled targets opened
+            client.run(close_reopened)
             with Ncz.open(url, "r") as back:
                 got = back["target"].get(mask_and_scale=False)
             x = xr.open_dataset(url, engine="ncz")["target"].values

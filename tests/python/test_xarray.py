@@ -519,6 +519,8 @@ def test_written_by_ncz():
                 v.attrs["units"] = "degC"
                 v.attrs["scale_factor"] = np.float32(2.0)
                 tv[0:3] = np.array([1.0, 2.0, 59.0])
+                # raw values: xarray masks and unpacks them on reading
+                v.set_auto_maskandscale(False)
                 v[0:3, :] = t
                 ds.attrs["title"] = "Ncz.open"
                 g = ds.create_group("sub")
@@ -546,8 +548,9 @@ def test_written_by_ncz():
             return good, "%r\n%r\n%r" % (ds, ds["time"].values, g)
         check("layout %s written by Ncz.open: values, attributes, encodings" % layout, read)
         if zarr is not None:
-            compare_open("layout %s written by Ncz.open: engine ncz == engine zarr" % layout,
-                         url, d, "zarr")
+            check("layout %s written by Ncz.open: engine ncz == engine zarr" % layout,
+                  lambda: compare(xr.open_dataset(url, engine="ncz"),
+                                  xr.open_dataset(d, engine="zarr"), "zarr", True))
 
 
 def test_lazy_and_indexing(d):

@@ -7,15 +7,23 @@
 #   load_ncz_nc4 / load_netcdf4:  the same of one netCDF-4 file written by
 #                                 netCDF4-python (chunked as the store)
 #   dask_ncz / dask_zarr:         xr.open_dataset(store, engine=E,
-#                                 chunks={})["v"].sum().compute() on a
+#                                 chunks=C)["v"].sum().compute() on a
 #                                 dask.distributed LocalCluster of 2 worker
-#                                 processes, 1 thread each (started once)
+#                                 processes, 1 thread each (started once);
+#                                 C: --dask-chunks, by default whole T-slabs
+#                                 of one storage chunk's T (16 MiB tasks at
+#                                 full size, as Dask advises tasks of many
+#                                 MB), "storage" for chunks={} (one task per
+#                                 storage chunk: the scheduler's cost)
 #
 #   xr-bench.py --dir=DIR [--shape=T,Y,X] [--chunks=T,Y,X] [--codec=none|zstd]
-#               [--repeat=N] [--no-dask]
+#               [--fill=none|nan] [--dask-chunks=T,Y,X|storage] [--repeat=N]
+#               [--no-dask]
 #
 # The data: a float32 field, smooth plus noise (bench_smooth_fill's spirit:
-# it compresses as real data does). --codec=zstd compresses the Zarr store
+# it compresses as real data does), with no _FillValue (--fill=nan gives it
+# xarray's default NaN fill; xarray then makes one more pass over the
+# values to mask them, the same for every engine). --codec=zstd compresses the Zarr store
 # with zstd level 1 and the netCDF-4 file with deflate level 1 (netCDF4-
 # python 1.6.2 on Debian's netcdf-c has no zstd filter).
 #
@@ -47,7 +55,7 @@ def field(shape):
     return (v + rng.normal(0, 0.01, shape).astype("f4")).astype("f4")
 
 
-def write_stores(d, shape, chunks, codec):
+def write_stores(d, shape, chunks, codec, fill):
     import netCDF4
     import numpy as np
     import xarray as xr
@@ -56,14 +64,17 @@ def write_stores(d, shape, chunks, codec):
     v = field(shape)
     store = os.path.join(d, "bench.zarr")
     comp = Zstd(level=1) if codec == "zstd" else None
-    xr.Dataset({"v": (("t", "y", "x"), v)}).to_zarr(
-        store, encoding={"v": {"chunks": chunks, "compressor": comp}}, consolidated=True)
+    ds = xr.Dataset({"v": (("t", "y", "x"), v)})
+    ds["v"].encoding["_FillValue"] = np.nan if fill == "nan" else None
+    ds.to_zarr(store, encoding={"v": {"chunks": chunks, "compressor": comp}},
+               consolidated=True)
     nc = os.path.join(d, "bench.nc")
     with netCDF4.Dataset(nc, "w") as f:
         for name, n in zip(("t", "y", "x"), shape):
             f.createDimension(name, n)
         kw = {"zlib": True, "complevel": 1} if codec == "zstd" else {}
-        var = f.createVariable("v", "f4", ("t", "y", "x"), chunksizes=chunks, **kw)
+        var = f.createVariable("v", "f4", ("t", "y", "x"), chunksizes=chunks,
+                               fill_value=np.float32(np.nan) if fill == "nan" else False, **kw)
         var[:] = v
     assert zarr is not None and np is not None
     return store, nc, float(v.astype("f8").sum())
@@ -91,9 +102,18 @@ def main():
     warnings.simplefilter("ignore")
     import numpy as np
     import xarray as xr
-    store, nc, total = write_stores(d, shape, chunks, codec)
+    fill = opt("--fill", "none")
+    dask_chunks = opt("--dask-chunks", "")
+    if dask_chunks == "storage":
+        dchunks = {}
+    elif dask_chunks:
+        dchunks = dict(zip(("t", "y", "x"), (int(c) for c in dask_chunks.split(","))))
+    else:
+        dchunks = {"t": chunks[0], "y": shape[1], "x": shape[2]}
+    store, nc, total = write_stores(d, shape, chunks, codec, fill)
     nbytes = int(np.prod(shape)) * 4
-    res = {"shape": list(shape), "chunks": list(chunks), "codec": codec, "bytes": nbytes}
+    res = {"shape": list(shape), "chunks": list(chunks), "codec": codec, "bytes": nbytes,
+           "fill": fill, "dask_chunks": dchunks}
 
     def load(path, engine):
         def run():
@@ -120,7 +140,7 @@ def main():
                 Client(cluster) as client:
             def reduce(engine):
                 def run():
-                    with xr.open_dataset(store, engine=engine, chunks={}) as ds:
+                    with xr.open_dataset(store, engine=engine, chunks=dchunks) as ds:
                         s = float(ds["v"].sum().compute())
                     if not np.isclose(s, total, rtol=1e-4):
                         raise RuntimeError("%s: sum %r, not %r" % (engine, s, total))
@@ -131,6 +151,12 @@ def main():
             for _ in range(repeat):
                 for k, engine in (("dask_ncz", "ncz"), ("dask_zarr", "zarr")):
                     res[k] = min(res[k], best(reduce(engine), 1))
+            # the same sum of values made on the workers, reading nothing:
+            # what the scheduler and the workers cost, paid by both engines
+            import dask.array as da
+            tchunks = tuple(dchunks.get(n, c) for n, c in zip(("t", "y", "x"), chunks))
+            res["dask_baseline"] = best(lambda: float(
+                da.ones(shape, chunks=tchunks, dtype="f4").sum().compute()), repeat)
             res["dask_workers"] = len(client.scheduler_info()["workers"])
     print(json.dumps(res))
     return 0

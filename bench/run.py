@@ -694,7 +694,7 @@ def report_xarray(res):
                 peer_name, name, label, ratio, "MET" if ok else "MISSED"))
         if r.get("dask_baseline"):
             base = r["dask_baseline"]
-            print("  (Dask sum of ones made on the workers, no read: %.3f s; above it, ncz "
+            print("  (the Dask sum of the same array made on the workers, no read: %.3f s; above it, ncz "
                   "%.3f s, engine=zarr %.3f s)" % (base, r["dask_ncz"] - base,
                                                    r["dask_zarr"] - base))
     return verdicts

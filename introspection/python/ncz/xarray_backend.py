@@ -16,6 +16,10 @@
 # Arrays pickle as (url, variable path, shape, dtype) and reopen the
 # dataset, read-only, once per process (Dask workers): see _Handle.
 #
+# With chunks= (Dask), xarray 2023.01 takes the modification time of a
+# plain path for its tokens: write a path with a fragment as a file: URL
+# ("file:///d/x.nc#mode=bytes", not "/d/x.nc#mode=bytes").
+#
 # SPDX-License-Identifier: BSD-3-Clause
 
 import os
@@ -325,7 +329,7 @@ class NczBackendEntrypoint(BackendEntrypoint):
 
     description = ("Open NCZarr, Zarr v2 and netCDF-4 datasets (file, zip, S3, "
                    "#mode=bytes) with Ncz")
-    url = "https://docs.xarray.dev/en/stable/user-guide/io.html (Ncz: docs/urls.md)"
+    url = "docs/python.md and docs/urls.md of Ncz"
     open_dataset_parameters = (
         "filename_or_obj", "mask_and_scale", "decode_times", "concat_characters",
         "decode_coords", "drop_variables", "use_cftime", "decode_timedelta", "group",

@@ -5,7 +5,7 @@
 #               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A] [--wide=G,V,A|none]
 #               [--codecs=zstd,blosc-lz4,zlib|none]
 #               [--hdf5=chunked,contiguous,deflate,shuffle-deflate|none]
-#               [--only=data,codecs,meta,hdf5,copy,writers,xarray] [--ncz-copy=PATH]
+#               [--only=data,codecs,meta,hdf5,copy,writers,python,xarray] [--ncz-copy=PATH]
 #               [--writers-shape=T,Y,X] [--drop-caches] [--json=FILE]
 #
 # In one run: the data case (a 3-D float32 variable written whole and read
@@ -45,11 +45,14 @@
 # times as fast as nccopy, with -d0 and with -d1; for the many-writers
 # case, chunk-aligned writers losing nothing measurable against one
 # process (N = 2 and 4 at least 0.9 x the MB/s of N = 1) and lock.dir
-# costing what the store's own lock costs (within 10 %).
+# costing what the store's own lock costs (within 10 %); the Python case
+# (py-bench.py: the data case through the Python layer, var[...] = array
+# and read_into(), against ncz-bench in C in the same run) within 10% of
+# C, writing and reading.
 #
 # --only runs some of the cases: data (with the ceiling), codecs, meta (the
-# metadata, consolidated and wide cases), hdf5, copy, writers, xarray (s3 is
-# run.sh's S3 section, ignored here).
+# metadata, consolidated and wide cases), hdf5, copy, writers, python,
+# xarray (s3 is run.sh's S3 section, ignored here).
 #
 # The xarray case (xr-bench.py, run_xarray): xr.open_dataset(...).load()
 # with engine="ncz" against engine="zarr" on one Zarr store and against
@@ -225,11 +228,13 @@ def main():
         if f not in HDF5_FORMS:
             print("unknown HDF5 form %s (%s)" % (f, ", ".join(HDF5_FORMS)), file=sys.stderr)
             return 2
-    only = opt("--only", "data,codecs,meta,hdf5,copy,writers," + XARRAY_CASE)
+    only = opt("--only", "data,codecs,meta,hdf5,copy,writers,python," + XARRAY_CASE)
     only = set(only.split(",")) if isinstance(only, str) else set()
     only.discard("s3")   # run.sh's S3 section
-    if not only <= {"data", "codecs", "meta", "hdf5", "copy", "writers", XARRAY_CASE}:
-        print("--only takes some of data, codecs, meta, hdf5, copy, writers, xarray, s3",
+    if not only <= {"data", "codecs", "meta", "hdf5", "copy", "writers", "python",
+                    XARRAY_CASE}:
+        print("--only takes some of data, codecs, meta, hdf5, copy, writers, python, xarray, "
+              "s3",
               file=sys.stderr)
         return 2
     # 256 MiB: runs of a few tenths of a second (at 64 MiB, under 0.1 s,
@@ -252,7 +257,8 @@ def main():
     common_meta = ["--meta=" + meta]
 
     results = {"data": {}, "meta": {}, "cmeta": {}, "wide": {}, "ceiling": None, "codecs": {},
-               "hdf5": {}, "copy": {}, "writers": {}, XARRAY_CASE: {}, "cores": len(os.sched_getaffinity(0)),
+               "hdf5": {}, "copy": {}, "writers": {}, "python": {}, XARRAY_CASE: {},
+               "cores": len(os.sched_getaffinity(0)),
                "shape": shape, "chunks": chunks, "meta_sizes": meta, "wide_sizes": wide,
                "cases": sorted(only),
                "repeat": repeat, "warm": not dropped}
@@ -309,6 +315,9 @@ def main():
                                        workdir, python)
         if "writers" in only:
             results["writers"] = run_writers(builddir, writers_shape, repeat, env, workdir)
+        if "python" in only:
+            results["python"] = run_python(builddir, ncz, python, common_data, repeat,
+                                           want_drop, env, workdir)
         if XARRAY_CASE in only:
             results[XARRAY_CASE] = run_xarray(builddir, small, repeat, env, workdir, python)
     finally:
@@ -324,6 +333,68 @@ def main():
         with open(out, "w") as f:
             json.dump(results, f, indent=1)
     return 0
+
+
+def run_python(builddir, ncz, python, common_data, repeat, want_drop, env, workdir):
+    """The Python case: py-bench.py (the data case through the Python
+    layer of the build: BUILD/introspection/python) and ncz-bench data,
+    interleaved."""
+    build = os.path.dirname(os.path.abspath(builddir))
+    pydir = os.path.join(build, "introspection", "python")
+    if not os.path.exists(ncz) or not os.path.isdir(os.path.join(pydir, "ncz")):
+        print("note: the Python case needs ncz-bench and %s, skipped" % pydir)
+        return {}
+    penv = dict(env)
+    for var, path in (("PYTHONPATH", pydir),
+                      ("GI_TYPELIB_PATH", os.path.join(build, "introspection")),
+                      ("LD_LIBRARY_PATH", os.path.join(build, "core"))):
+        penv[var] = path + (":" + penv[var] if penv.get(var) else "")
+    jobs = {"ncz (C)": ([ncz, "data"] + common_data, repeat, want_drop,
+                        ["write_s", "read_s"]),
+            "ncz-python": ([python, os.path.join(HERE, "py-bench.py"), "data"] + common_data,
+                           repeat, want_drop,
+                           ["write_s", "read_s", "read_get_s", "read_masked_s"])}
+    return interleaved(jobs, penv, workdir)
+
+
+def report_python(res):
+    """The Python case: C and Python side by side, the target within 10%."""
+    py = res.get("python") or {}
+    if not py:
+        return []
+    c, p = py.get("ncz (C)"), py.get("ncz-python")
+    print()
+    print("Python case: the data case through the Python layer (py-bench.py) and "
+          "ncz-bench in C, best of %d" % res["repeat"])
+    print("%-34s %12s %12s %14s" % ("program", "write MB/s", "read MB/s", "peak RSS MiB"))
+    rows = [("ncz (C)", c, "read_s"), ("python: read_into", p, "read_s"),
+            ("python: get(mask_and_scale=False)", p, "read_get_s"),
+            ("python: var[...] masked", p, "read_masked_s")]
+    for label, r, key in rows:
+        if r is None:
+            print("%-34s %12s" % (label, "FAILED"))
+            continue
+        w = mbps(r["bytes"], r["write_s"]) if key == "read_s" else None
+        print("%-34s %s %s %s" % (label, fmt(w, 12), fmt(mbps(r["bytes"], r[key]), 12),
+                                  fmt(r["peak_rss_kib"] / 1024, 14)))
+    if c is None or p is None:
+        return []
+    verdicts = []
+    for label, pkey in (("write", "write_s"), ("read", "read_s")):
+        ratio = c[pkey] / p[pkey]
+        ok = ratio >= 0.9
+        verdicts.append(ok)
+        print("target %-5s Python within 10%% of C (%s): x%.2f of C  %s" % (
+            label, "var[...] = array" if label == "write" else "read_into", ratio,
+            "MET" if ok else "MISSED"))
+    # for reference: these allocate the array they return, whose fresh
+    # pages the kernel zeroes (ncz-bench reads into a buffer it reuses);
+    # var[...] also compares every value with the fill value
+    for label, pkey in (("get(mask_and_scale=False)", "read_get_s"),
+                        ("var[...] masked", "read_masked_s")):
+        print("reference: Python %s reads at x%.2f of C (a new array each read)"
+              % (label, c["read_s"] / p[pkey]))
+    return verdicts
 
 
 def run_hdf5(forms, tools, common_data, repeat, want_drop, env, workdir):
@@ -708,6 +779,7 @@ def report(res):
     verdicts += report_hdf5(res)
     verdicts += report_copy(res)
     verdicts += report_writers(res)
+    verdicts += report_python(res)
     verdicts += report_xarray(res)
     if res["meta"]:
         verdicts += report_meta("Metadata case", res["meta"], res["meta_sizes"], res["repeat"])

@@ -133,6 +133,33 @@ parse_hyperslab (PyObject *start, PyObject *count, PyObject *stride, Hyperslab *
          parse_sizes (stride, "stride", TRUE, h->stride, &h->n_stride);
 }
 
+/* The buffer must hold the hyperslab exactly: a larger one would be
+ * partly left as it was, silently. */
+static gboolean
+check_size (NczVariable *var, const Hyperslab *h, const Py_buffer *view)
+{
+  NczDataType type = ncz_variable_get_value_type (var);
+  guint64 n = 1;
+
+  if (type == NCZ_DATA_TYPE_STRING)
+    {
+      PyErr_Format (PyExc_TypeError, "variable '%s' holds strings, not numbers",
+                    ncz_variable_get_name (var));
+      return FALSE;
+    }
+  for (guint i = 0; i < h->n_count; i++)
+    n *= h->count[i];
+  if (n > G_MAXUINT64 / 8 || (guint64) view->len != n * ncz_data_type_get_size (type))
+    {
+      PyErr_Format (PyExc_ValueError,
+                    "the buffer holds %zd bytes, the hyperslab of '%s' %" G_GUINT64_FORMAT
+                    " elements of %zu bytes", view->len, ncz_variable_get_name (var), n,
+                    ncz_data_type_get_size (type));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 PyDoc_STRVAR (read_doc,
 "read(var, start, count, stride, out)\n\n"
 "Reads the hyperslab (start, count, stride; stride may be None) of the\n"
@@ -162,6 +189,12 @@ native_read (PyObject *self, PyObject *args)
     }
   if (PyObject_GetBuffer (out, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
     {
+      g_free (h);
+      return NULL;
+    }
+  if (!check_size (var, h, &view))
+    {
+      PyBuffer_Release (&view);
       g_free (h);
       return NULL;
     }
@@ -208,6 +241,12 @@ native_write (PyObject *self, PyObject *args)
     }
   if (PyObject_GetBuffer (data, &view, PyBUF_C_CONTIGUOUS) < 0)
     {
+      g_free (h);
+      return NULL;
+    }
+  if (!check_size (var, h, &view))
+    {
+      PyBuffer_Release (&view);
       g_free (h);
       return NULL;
     }

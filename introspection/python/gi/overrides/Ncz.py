@@ -902,7 +902,7 @@ class Variable(Ncz.Variable):
 
     # masking and unpacking
     def _mask(self, data, attrs):
-        if data.dtype.kind in "OS":
+        if data.dtype.kind == "O":
             return data
         fval = attrs.get("_FillValue")
         if fval is None and not self.get_no_fill():
@@ -992,13 +992,16 @@ class Variable(Ncz.Variable):
         else:
             mask = scale = bool(mask_and_scale)
         data = self._read(key)
-        if not (mask or scale) or data.dtype.kind in "OS":
-            return data
-        attrs = dict(self.attrs)
-        if mask:
-            data = self._mask(data, attrs)
-        if scale:
-            data = self._unpack(data, attrs)
+        if (mask or scale) and data.dtype.kind != "O":
+            attrs = dict(self.attrs)
+            if mask:
+                data = self._mask(data, attrs)
+            if scale:
+                data = self._unpack(data, attrs)
+        # integers alone give a scalar, as in numpy
+        if data.ndim == 0 and not (key is Ellipsis or
+                                   (isinstance(key, tuple) and any(k is Ellipsis for k in key))):
+            return data[()]
         return data
 
     def __getitem__(self, key):

@@ -160,6 +160,7 @@ def main():
                 a = da.zeros(shape, chunks=tchunks, dtype="f4").map_blocks(
                     lambda blk: np.ones(blk.shape, blk.dtype), dtype="f4")
                 return float(a.sum().compute())
+            made_on_workers()
             res["dask_baseline"] = best(made_on_workers, repeat)
             res["dask_workers"] = len(client.scheduler_info()["workers"])
     print(json.dumps(res))

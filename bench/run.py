@@ -5,7 +5,7 @@
 #               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A] [--wide=G,V,A|none]
 #               [--codecs=zstd,blosc-lz4,zlib|none]
 #               [--hdf5=chunked,contiguous,deflate,shuffle-deflate|none]
-#               [--only=data,codecs,meta,hdf5,copy,writers,python] [--ncz-copy=PATH]
+#               [--only=data,codecs,meta,hdf5,copy,writers,python,xarray] [--ncz-copy=PATH]
 #               [--writers-shape=T,Y,X] [--drop-caches] [--json=FILE]
 #
 # In one run: the data case (a 3-D float32 variable written whole and read
@@ -51,8 +51,15 @@
 # C, writing and reading.
 #
 # --only runs some of the cases: data (with the ceiling), codecs, meta (the
-# metadata, consolidated and wide cases), hdf5, copy, writers, python (s3
-# is run.sh's S3 section, ignored here).
+# metadata, consolidated and wide cases), hdf5, copy, writers, python,
+# xarray (s3 is run.sh's S3 section, ignored here).
+#
+# The xarray case (xr-bench.py, run_xarray): xr.open_dataset(...).load()
+# with engine="ncz" against engine="zarr" on one Zarr store and against
+# engine="netcdf4" on one netCDF-4 file, uncompressed and compressed (zstd
+# level 1 in the store, deflate level 1 in the file), and a Dask sum over
+# 2 worker processes, engine="ncz" against engine="zarr" on the store;
+# target: at least 1.5 times the peer in each.
 #
 # Reads are warm (the page cache holds what was just written) unless
 # --drop-caches is given and writing /proc/sys/vm/drop_caches works.
@@ -221,11 +228,13 @@ def main():
         if f not in HDF5_FORMS:
             print("unknown HDF5 form %s (%s)" % (f, ", ".join(HDF5_FORMS)), file=sys.stderr)
             return 2
-    only = opt("--only", "data,codecs,meta,hdf5,copy,writers,python")
+    only = opt("--only", "data,codecs,meta,hdf5,copy,writers,python," + XARRAY_CASE)
     only = set(only.split(",")) if isinstance(only, str) else set()
     only.discard("s3")   # run.sh's S3 section
-    if not only <= {"data", "codecs", "meta", "hdf5", "copy", "writers", "python"}:
-        print("--only takes some of data, codecs, meta, hdf5, copy, writers, python, s3",
+    if not only <= {"data", "codecs", "meta", "hdf5", "copy", "writers", "python",
+                    XARRAY_CASE}:
+        print("--only takes some of data, codecs, meta, hdf5, copy, writers, python, xarray, "
+              "s3",
               file=sys.stderr)
         return 2
     # 256 MiB: runs of a few tenths of a second (at 64 MiB, under 0.1 s,
@@ -248,7 +257,8 @@ def main():
     common_meta = ["--meta=" + meta]
 
     results = {"data": {}, "meta": {}, "cmeta": {}, "wide": {}, "ceiling": None, "codecs": {},
-               "hdf5": {}, "copy": {}, "writers": {}, "python": {}, "cores": len(os.sched_getaffinity(0)),
+               "hdf5": {}, "copy": {}, "writers": {}, "python": {}, XARRAY_CASE: {},
+               "cores": len(os.sched_getaffinity(0)),
                "shape": shape, "chunks": chunks, "meta_sizes": meta, "wide_sizes": wide,
                "cases": sorted(only),
                "repeat": repeat, "warm": not dropped}
@@ -308,6 +318,8 @@ def main():
         if "python" in only:
             results["python"] = run_python(builddir, ncz, python, common_data, repeat,
                                            want_drop, env, workdir)
+        if XARRAY_CASE in only:
+            results[XARRAY_CASE] = run_xarray(builddir, small, repeat, env, workdir, python)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -680,6 +692,85 @@ def report_writers(res):
     return verdicts
 
 
+XARRAY_CASE = "xarray"
+# the xarray case's data: (label, xr-bench.py --codec)
+XARRAY_FORMS = (("uncompressed", "none"), ("compressed", "zstd"))
+
+
+def xarray_env(builddir, env):
+    """@env with the Python layer of the build on PYTHONPATH (its
+    ncz-1.0.dist-info registers the engine), the typelib and libncz."""
+    root = os.path.dirname(os.path.abspath(builddir)) if os.path.basename(
+        os.path.abspath(builddir)) == "bench" else os.path.abspath(builddir)
+    e = dict(env)
+
+    def prepend(key, value):
+        e[key] = value + (":" + e[key] if e.get(key) else "")
+    prepend("PYTHONPATH", os.path.join(root, "introspection", "python"))
+    prepend("GI_TYPELIB_PATH", os.path.join(root, "introspection"))
+    prepend("LD_LIBRARY_PATH", os.path.join(root, "core"))
+    return e
+
+
+def run_xarray(builddir, small, repeat, env, workdir, python):
+    """The xarray case: xr-bench.py for each form; form -> its times, or
+    None when it failed."""
+    e = xarray_env(builddir, env)
+    ready = subprocess.run([python, "-c", "import xarray, zarr, netCDF4, distributed, "
+                            "ncz.xarray_backend"], env=e, capture_output=True, text=True)
+    if ready.returncode != 0:
+        print("note: xarray case skipped: %s" % ready.stderr.strip().splitlines()[-1:])
+        return {}
+    shape = "16,128,128" if small else "64,512,512"
+    chunks = "8,64,64" if small else "16,128,128"
+    out = {}
+    for label, codec in XARRAY_FORMS:
+        d = tempfile.mkdtemp(prefix="xarray-", dir=workdir)
+        argv = [python, os.path.join(HERE, "xr-bench.py"), "--dir=" + d, "--shape=" + shape,
+                "--chunks=" + chunks, "--codec=" + codec, "--repeat=%d" % max(repeat, 1)]
+        out[label] = run_one(argv, e, False)
+        shutil.rmtree(d, ignore_errors=True)
+    return out
+
+
+def report_xarray(res):
+    """The xarray case: times, ratios (the peer's time over Ncz's) and
+    the targets (at least 1.5)."""
+    x = res.get(XARRAY_CASE)
+    if not x:
+        return []
+    verdicts = []
+    print()
+    print("xarray case: xr.open_dataset(...).load(), and a Dask sum on 2 worker processes "
+          "(seconds, best of %d)" % res["repeat"])
+    rows = (("load, Zarr store", "load_ncz_zarr", "load_zarr", "engine=zarr"),
+            ("load, netCDF-4 file", "load_ncz_nc4", "load_netcdf4", "engine=netcdf4"),
+            ("Dask sum, Zarr store", "dask_ncz", "dask_zarr", "engine=zarr"))
+    print("%-22s %-13s %10s %10s %8s" % ("case", "form", "ncz", "peer", "ratio"))
+    for label, _ in XARRAY_FORMS:
+        r = x.get(label)
+        if not r:
+            print("%-22s %-13s failed" % ("all", label))
+            continue
+        for name, mine, peer, peer_name in rows:
+            if mine not in r or peer not in r:
+                continue
+            ratio = r[peer] / r[mine] if r[mine] > 0 else float("nan")
+            print("%-22s %-13s %s %s %8.2f  (%s; %.1f MB)" % (
+                name, label, fmt(r[mine], 10, 3), fmt(r[peer], 10, 3), ratio, peer_name,
+                r["bytes"] / 1e6))
+            ok = ratio >= 1.5
+            verdicts.append(ok)
+            print("target ncz >= 1.5 x %s, %s, %s: x%.2f  %s" % (
+                peer_name, name, label, ratio, "MET" if ok else "MISSED"))
+        if r.get("dask_baseline"):
+            base = r["dask_baseline"]
+            print("  (the Dask sum of the same array made on the workers, no read: %.3f s; above it, ncz "
+                  "%.3f s, engine=zarr %.3f s)" % (base, r["dask_ncz"] - base,
+                                                   r["dask_zarr"] - base))
+    return verdicts
+
+
 def report(res):
     verdicts = []
     if res["data"] or res["ceiling"]:
@@ -689,6 +780,7 @@ def report(res):
     verdicts += report_copy(res)
     verdicts += report_writers(res)
     verdicts += report_python(res)
+    verdicts += report_xarray(res)
     if res["meta"]:
         verdicts += report_meta("Metadata case", res["meta"], res["meta_sizes"], res["repeat"])
     if res["cmeta"]:

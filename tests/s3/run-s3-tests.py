@@ -73,6 +73,9 @@ def main():
         ("concurrency", [py, os.path.join(HERE, "test-s3-concurrency.py"), args.conc_worker], {}),
         ("replace", [py, os.path.join(HERE, "test-s3-replace.py"), args.replace_worker,
                      args.ncz_copy, args.ncz_dump], {}),
+        # xarray's engine "ncz" and Dask workers on S3 (skips without the
+        # Python layer on PYTHONPATH)
+        ("dask", [py, os.path.join(HERE, "test-s3-dask.py")] + tools, {}),
     ]
     results = []
     try:

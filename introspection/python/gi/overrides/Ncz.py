@@ -244,12 +244,7 @@ def _attr_value(attr):
     1-D numpy array."""
     t = attr.get_value_type()
     if t == Ncz.DataType.CHAR:
-        text = attr.get_text()
-        if isinstance(text, tuple):
-            text = text[0]
-        if isinstance(text, (bytes, bytearray)):
-            text = bytes(text).decode("utf-8", errors="replace")
-        return (text or "").rstrip("\0")
+        return (attr.get_text() or "").rstrip("\0")
     if t == Ncz.DataType.STRING:
         strings = list(attr.get_strings() or [])
         return strings[0] if len(strings) == 1 else strings
@@ -262,9 +257,9 @@ def _make_attr(name, value):
     """An Ncz.Attribute named @name holding @value (str, bytes, a sequence
     of str, a number, or anything numpy.asarray takes)."""
     if isinstance(value, str):
-        return Attribute.new_text(name, value.encode("utf-8"))
+        return Attribute.new_text(name, value)
     if isinstance(value, (bytes, bytearray)):
-        return Attribute.new_text(name, bytes(value))
+        return Attribute.new(name, Ncz.DataType.CHAR, GLib.Bytes.new(bytes(value)))
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
         return Attribute.new_strings(name, list(value))
     arr = np.asarray(value)

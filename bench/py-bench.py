@@ -41,7 +41,7 @@ def arg(name, default):
 
 def main():
     if len(sys.argv) < 2 or sys.argv[1] != "data":
-        print("usage: py-bench.py data --dir=DIR [--shape=a,b,c] [--chunks=a,b,c]",
+        print("usage: py-bench.py data --dir=DIR [--shape=a,b,c] [--chunks=a,b,c] [--warm=yes]",
               file=sys.stderr)
         return 2
     shape = tuple(int(x) for x in arg("--shape", "128,512,512").split(","))
@@ -70,6 +70,13 @@ def main():
     del part
     data = data.reshape(shape)
     check = data.ravel()[::997].copy()
+
+    if arg("--warm", "no") == "yes":
+        # as ncz-bench --warm=yes: modules loaded (and here the bindings'
+        # methods resolved) before the timed part
+        with ncz.open("file://%s/warm.zarr#mode=nczarr,file" % os.path.abspath(d), "w") as ds:
+            ds.create_dimension("x", 1)
+            ds.create_variable("v", "f4", ("x",))
 
     t0 = time.perf_counter()
     with ncz.open(url, "w") as ds:

@@ -349,9 +349,11 @@ def run_python(builddir, ncz, python, common_data, repeat, want_drop, env, workd
                       ("GI_TYPELIB_PATH", os.path.join(build, "introspection")),
                       ("LD_LIBRARY_PATH", os.path.join(build, "core"))):
         penv[var] = path + (":" + penv[var] if penv.get(var) else "")
-    jobs = {"ncz (C)": ([ncz, "data"] + common_data, repeat, want_drop,
+    # both warm: modules loaded (and the bindings resolved) before timing
+    jobs = {"ncz (C)": ([ncz, "data", "--warm=yes"] + common_data, repeat, want_drop,
                         ["write_s", "read_s"]),
-            "ncz-python": ([python, os.path.join(HERE, "py-bench.py"), "data"] + common_data,
+            "ncz-python": ([python, os.path.join(HERE, "py-bench.py"), "data",
+                            "--warm=yes"] + common_data,
                            repeat, want_drop,
                            ["write_s", "read_s", "read_get_s", "read_masked_s"])}
     return interleaved(jobs, penv, workdir)

@@ -18,7 +18,10 @@
 #
 # SPDX-License-Identifier: BSD-3-Clause
 
+import contextlib
+import io
 import logging
+import re
 import os
 import shutil
 import subprocess
@@ -245,6 +248,58 @@ def run_cases(tap, client, ncz_gen, make_url, where):
                   "back" % (where, label, chunks), store)
 
 
+def doc_examples(tap, client, tmp):
+    """The xarray and Dask examples of docs/python.md, run as written but
+    for their URLs (in @tmp) and the Client (the script's cluster)."""
+    import numpy as np
+    import ncz
+    root = os.environ.get("NCZ_SOURCE_ROOT",
+                          os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    with open(os.path.join(root, "docs", "python.md"), encoding="utf-8") as f:
+        text = f.read()
+    blocks = dict(re.findall(r"<!-- test: ([\w-]+) -->\n```python\n(.*?)```", text, re.S))
+    if not tap.ok(set(blocks) >= {"xarray", "dask-read", "dask-write"},
+                  "docs/python.md has its xarray, dask-read and dask-write examples",
+                  sorted(blocks)):
+        return
+    tas = np.arange(2 * 3 * 4, dtype="f4").reshape(2, 3, 4)
+    tas[0, 0, 0] = 1e20
+    tas_url = "file://%s/doc-tas.zarr#mode=nczarr,file" % tmp
+    with ncz.open(tas_url, "w") as ds:
+        for name, n in zip(("time", "lat", "lon"), tas.shape):
+            ds.create_dimension(name, n)
+        ds.create_variable("tas", "f4", ("time", "lat", "lon"), fill_value=1e20)[...] = tas
+    want = float(np.mean(tas.ravel()[1:]))
+
+    def run(name, extra=None):
+        code = blocks[name].replace("file:///data/tas.zarr", "file://%s/doc-tas.zarr" % tmp)
+        code = code.replace("file:///data/out.zarr", "file://%s/doc-out.zarr" % tmp)
+        code = re.sub(r"(?m)^client = Client\(.*\)$", "client = _client", code)
+        env = {"_client": client, "client": client, "__name__": "__doc__"}
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, "docs/python.md:" + name, "exec"), env)
+        return out.getvalue(), env
+
+    def xarray_example():
+        out, _ = run("xarray")
+        return np.isclose(float(out), want), out
+    tap.check("docs/python.md: the xarray example prints the masked mean", xarray_example)
+
+    def dask_read():
+        out, _ = run("dask-read")
+        return np.isclose(float(out), want), out
+    tap.check("docs/python.md: the Dask reading example prints it from the workers", dask_read)
+
+    def dask_write():
+        _, env = run("dask-write")
+        want_out = env["src"].compute()
+        with ncz.open(env["url"]) as ds:
+            got = ds["tas"].get(mask_and_scale=False)
+        return np.array_equal(got, want_out), "%r" % (got[0, 0, :3],)
+    tap.check("docs/python.md: the Dask writing example stores every value", dask_write)
+
+
 def main():
     tap = Tap()
     why = requirements()
@@ -263,6 +318,7 @@ def main():
         def make_url(name, mode):
             return "file://%s/%s#mode=%s,file" % (tmp, name, mode)
         run_cases(tap, client, ncz_gen, make_url, "file store")
+        doc_examples(tap, client, tmp)
     finally:
         if client is not None:
             client.close()

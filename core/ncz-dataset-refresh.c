@@ -151,16 +151,7 @@ ncz_dataset_refresh (NczDataset *self, GCancellable *cancellable, GError **error
   return TRUE;
 }
 
-static void
-refresh_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  GError *error = NULL;
-
-  if (ncz_dataset_refresh (NCZ_DATASET (source), cancellable, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
+static const NczDatasetOp refresh_op = { ncz_dataset_refresh };
 
 /**
  * ncz_dataset_refresh_async:
@@ -178,12 +169,8 @@ void
 ncz_dataset_refresh_async (NczDataset *self, GCancellable *cancellable,
                            GAsyncReadyCallback callback, gpointer user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (NCZ_IS_DATASET (self));
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, ncz_dataset_refresh_async);
-  g_task_run_in_thread (task, refresh_thread);
+  ncz_dataset_op_async (self, &refresh_op, ncz_dataset_refresh_async, cancellable, callback,
+                        user_data);
 }
 
 /**
@@ -201,6 +188,5 @@ ncz_dataset_refresh_async (NczDataset *self, GCancellable *cancellable,
 gboolean
 ncz_dataset_refresh_finish (NczDataset *self, GAsyncResult *result, GError **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return ncz_dataset_op_finish (self, result, ncz_dataset_refresh_async, error);
 }

@@ -1007,18 +1007,47 @@ ncz_dataset_create_finish (GAsyncResult *result, GError **error)
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* The _async of sync, close and refresh: @op runs on the dataset in a
+ * worker thread, unless the task was cancelled before it started. */
 static void
-sync_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+dataset_op_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
+  const NczDatasetOp *op = task_data;
   GError *error = NULL;
 
   if (g_task_return_error_if_cancelled (task))
     return;
-  if (ncz_dataset_sync (NCZ_DATASET (source), cancellable, &error))
+  if (op->run (NCZ_DATASET (source), cancellable, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
 }
+
+void
+ncz_dataset_op_async (NczDataset *self, const NczDatasetOp *op, gpointer source_tag,
+                      GCancellable *cancellable, GAsyncReadyCallback callback,
+                      gpointer user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (NCZ_IS_DATASET (self));
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_task_data (task, (gpointer) op, NULL);
+  g_task_run_in_thread (task, dataset_op_thread);
+}
+
+gboolean
+ncz_dataset_op_finish (NczDataset *self, GAsyncResult *result, gpointer source_tag,
+                       GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static const NczDatasetOp sync_op = { ncz_dataset_sync };
+static const NczDatasetOp close_op = { ncz_dataset_close };
 
 /**
  * ncz_dataset_sync_async:
@@ -1037,12 +1066,7 @@ void
 ncz_dataset_sync_async (NczDataset *self, GCancellable *cancellable,
                         GAsyncReadyCallback callback, gpointer user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (NCZ_IS_DATASET (self));
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, ncz_dataset_sync_async);
-  g_task_run_in_thread (task, sync_thread);
+  ncz_dataset_op_async (self, &sync_op, ncz_dataset_sync_async, cancellable, callback, user_data);
 }
 
 /**
@@ -1059,22 +1083,7 @@ ncz_dataset_sync_async (NczDataset *self, GCancellable *cancellable,
 gboolean
 ncz_dataset_sync_finish (NczDataset *self, GAsyncResult *result, GError **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == ncz_dataset_sync_async, FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static void
-close_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  GError *error = NULL;
-
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  if (ncz_dataset_close (NCZ_DATASET (source), cancellable, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
+  return ncz_dataset_op_finish (self, result, ncz_dataset_sync_async, error);
 }
 
 /**
@@ -1096,12 +1105,7 @@ void
 ncz_dataset_close_async (NczDataset *self, GCancellable *cancellable,
                          GAsyncReadyCallback callback, gpointer user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (NCZ_IS_DATASET (self));
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, ncz_dataset_close_async);
-  g_task_run_in_thread (task, close_thread);
+  ncz_dataset_op_async (self, &close_op, ncz_dataset_close_async, cancellable, callback, user_data);
 }
 
 /**
@@ -1118,7 +1122,5 @@ ncz_dataset_close_async (NczDataset *self, GCancellable *cancellable,
 gboolean
 ncz_dataset_close_finish (NczDataset *self, GAsyncResult *result, GError **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == ncz_dataset_close_async, FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return ncz_dataset_op_finish (self, result, ncz_dataset_close_async, error);
 }

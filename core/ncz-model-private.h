@@ -11,6 +11,17 @@
 G_BEGIN_DECLS
 
 G_GNUC_INTERNAL gboolean ncz_dataset_check_writable (NczDataset *self, GError **error);
+
+/* A dataset operation run by the _async functions of sync, close and
+ * refresh in a worker thread (ncz-dataset.c) */
+typedef struct {
+  gboolean (*run) (NczDataset *self, GCancellable *cancellable, GError **error);
+} NczDatasetOp;
+G_GNUC_INTERNAL void ncz_dataset_op_async (NczDataset *self, const NczDatasetOp *op,
+                                           gpointer source_tag, GCancellable *cancellable,
+                                           GAsyncReadyCallback callback, gpointer user_data);
+G_GNUC_INTERNAL gboolean ncz_dataset_op_finish (NczDataset *self, GAsyncResult *result,
+                                                gpointer source_tag, GError **error);
 G_GNUC_INTERNAL gboolean ncz_dataset_check_definable (NczDataset *self, GError **error);
 
 /* Live list models of the model's lists (ncz-attr-list.c).

@@ -166,18 +166,21 @@ PyDoc_STRVAR (read_doc,
 "Ncz.Variable var into out, a writable C-contiguous buffer of exactly\n"
 "the hyperslab's size in var's element type, with the GIL released.");
 
+/* read() and write(): the hyperslab of the variable to or from the
+ * memory of @buffer_obj (writable for a read), checked to be exactly its
+ * size, with the GIL released during the transfer. */
 static PyObject *
-native_read (PyObject *self, PyObject *args)
+transfer (PyObject *args, gboolean writing)
 {
-  PyObject *var_obj, *start, *count, *stride, *out;
+  PyObject *var_obj, *start, *count, *stride, *buffer_obj;
   NczVariable *var;
   Hyperslab *h;
   Py_buffer view;
   GError *error = NULL;
   gboolean ok;
 
-  (void) self;
-  if (!PyArg_ParseTuple (args, "OOOOO:read", &var_obj, &start, &count, &stride, &out))
+  if (!PyArg_ParseTuple (args, writing ? "OOOOO:write" : "OOOOO:read",
+                         &var_obj, &start, &count, &stride, &buffer_obj))
     return NULL;
   if ((var = variable_of (var_obj)) == NULL)
     return NULL;
@@ -187,7 +190,9 @@ native_read (PyObject *self, PyObject *args)
       g_free (h);
       return NULL;
     }
-  if (PyObject_GetBuffer (out, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+  if (PyObject_GetBuffer (buffer_obj, &view,
+                          writing ? PyBUF_C_CONTIGUOUS
+                                  : PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
     {
       g_free (h);
       return NULL;
@@ -200,9 +205,14 @@ native_read (PyObject *self, PyObject *args)
     }
   g_object_ref (var);
   Py_BEGIN_ALLOW_THREADS
-  ok = ncz_variable_read (var, h->start, h->n_start, h->count, h->n_count,
-                          h->n_stride ? (const gint64 *) h->stride : NULL, h->n_stride,
-                          view.buf, (gsize) view.len, NULL, &error);
+  if (writing)
+    ok = ncz_variable_write (var, h->start, h->n_start, h->count, h->n_count,
+                             h->n_stride ? (const gint64 *) h->stride : NULL, h->n_stride,
+                             view.buf, (gsize) view.len, NULL, &error);
+  else
+    ok = ncz_variable_read (var, h->start, h->n_start, h->count, h->n_count,
+                            h->n_stride ? (const gint64 *) h->stride : NULL, h->n_stride,
+                            view.buf, (gsize) view.len, NULL, &error);
   Py_END_ALLOW_THREADS
   g_object_unref (var);
   PyBuffer_Release (&view);
@@ -210,6 +220,13 @@ native_read (PyObject *self, PyObject *args)
   if (!ok)
     return raise_gerror (error);
   Py_RETURN_NONE;
+}
+
+static PyObject *
+native_read (PyObject *self, PyObject *args)
+{
+  (void) self;
+  return transfer (args, FALSE);
 }
 
 PyDoc_STRVAR (write_doc,
@@ -221,47 +238,8 @@ PyDoc_STRVAR (write_doc,
 static PyObject *
 native_write (PyObject *self, PyObject *args)
 {
-  PyObject *var_obj, *start, *count, *stride, *data;
-  NczVariable *var;
-  Hyperslab *h;
-  Py_buffer view;
-  GError *error = NULL;
-  gboolean ok;
-
   (void) self;
-  if (!PyArg_ParseTuple (args, "OOOOO:write", &var_obj, &start, &count, &stride, &data))
-    return NULL;
-  if ((var = variable_of (var_obj)) == NULL)
-    return NULL;
-  h = g_new (Hyperslab, 1);
-  if (!parse_hyperslab (start, count, stride, h))
-    {
-      g_free (h);
-      return NULL;
-    }
-  if (PyObject_GetBuffer (data, &view, PyBUF_C_CONTIGUOUS) < 0)
-    {
-      g_free (h);
-      return NULL;
-    }
-  if (!check_size (var, h, &view))
-    {
-      PyBuffer_Release (&view);
-      g_free (h);
-      return NULL;
-    }
-  g_object_ref (var);
-  Py_BEGIN_ALLOW_THREADS
-  ok = ncz_variable_write (var, h->start, h->n_start, h->count, h->n_count,
-                           h->n_stride ? (const gint64 *) h->stride : NULL, h->n_stride,
-                           view.buf, (gsize) view.len, NULL, &error);
-  Py_END_ALLOW_THREADS
-  g_object_unref (var);
-  PyBuffer_Release (&view);
-  g_free (h);
-  if (!ok)
-    return raise_gerror (error);
-  Py_RETURN_NONE;
+  return transfer (args, TRUE);
 }
 
 PyDoc_STRVAR (set_error_factory_doc,

@@ -639,10 +639,9 @@ class Dataset(Ncz.Dataset):
 
 # --- Groups ---------------------------------------------------------------
 
-@override
-class Group(Ncz.Group):
-    """A group: indexable by name or path ("sub/var"), with dicts of its
-    groups, variables and dimensions."""
+class _Member:
+    """What groups, variables and dimensions have alike: a name and the
+    full path from the root."""
 
     @property
     def name(self):
@@ -651,6 +650,20 @@ class Group(Ncz.Group):
     @property
     def path(self):
         return self.get_full_name()
+
+
+class _HasAttributes(_Member):
+    """Groups and variables: their attributes as a mapping too."""
+
+    @property
+    def attrs(self):
+        return Attributes(self)
+
+
+@override
+class Group(_HasAttributes, Ncz.Group):
+    """A group: indexable by name or path ("sub/var"), with dicts of its
+    groups, variables and dimensions."""
 
     @property
     def parent(self):
@@ -671,10 +684,6 @@ class Group(Ncz.Group):
     @property
     def dimensions(self):
         return {d.get_name(): d for d in self.get_dimensions()}
-
-    @property
-    def attrs(self):
-        return Attributes(self)
 
     def __getitem__(self, key):
         if isinstance(key, str):
@@ -765,11 +774,7 @@ class Group(Ncz.Group):
 # --- Dimensions -----------------------------------------------------------
 
 @override
-class Dimension(Ncz.Dimension):
-    @property
-    def name(self):
-        return self.get_name()
-
+class Dimension(_Member, Ncz.Dimension):
     @property
     def size(self):
         return self.get_length()
@@ -788,17 +793,9 @@ class Dimension(Ncz.Dimension):
 # --- Variables ------------------------------------------------------------
 
 @override
-class Variable(Ncz.Variable):
+class Variable(_HasAttributes, Ncz.Variable):
     """A variable: var[key] reads (masked and unpacked by default, like
     netCDF4-python), var[key] = value writes."""
-
-    @property
-    def name(self):
-        return self.get_name()
-
-    @property
-    def path(self):
-        return self.get_full_name()
 
     @property
     def group(self):
@@ -855,10 +852,6 @@ class Variable(Ncz.Variable):
             return None
         arr = np.frombuffer(data.get_data(), dtype=self.dtype)
         return arr[0] if arr.size else None
-
-    @property
-    def attrs(self):
-        return Attributes(self)
 
     # masking and unpacking flags: the variable's own, else the dataset's
     def _flag(self, name):

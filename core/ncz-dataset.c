@@ -512,18 +512,38 @@ ncz_dataset_open (const char *url, NczOpenFlags flags,
   return dataset_started (ds, flags);
 }
 
+/* The worker thread of ncz_dataset_open_async() and
+ * ncz_dataset_create_async(), told apart by the task's source tag; the
+ * URL is the task data and the flags are kept on the task. */
 static void
-open_thread (GTask *task, gpointer source, gpointer task_data,
-             GCancellable *cancellable)
+url_task_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
+  guint flags = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (task), "flags"));
   GError *error = NULL;
-  NczDataset *ds = ncz_dataset_open (task_data,
-                                     GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (task), "flags")),
-                                     cancellable, &error);
+  NczDataset *ds;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  if (g_task_get_source_tag (task) == ncz_dataset_create_async)
+    ds = ncz_dataset_create (task_data, flags, cancellable, &error);
+  else
+    ds = ncz_dataset_open (task_data, flags, cancellable, &error);
   if (ds)
     g_task_return_pointer (task, ds, g_object_unref);
   else
     g_task_return_error (task, error);
+}
+
+static void
+start_url_task (const char *url, guint flags, gpointer source_tag, GCancellable *cancellable,
+                GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_task_data (task, g_strdup (url), g_free);
+  g_object_set_data (G_OBJECT (task), "flags", GUINT_TO_POINTER (flags));
+  g_task_run_in_thread (task, url_task_thread);
 }
 
 /**
@@ -543,14 +563,8 @@ ncz_dataset_open_async (const char *url, NczOpenFlags flags,
                         GCancellable *cancellable, GAsyncReadyCallback callback,
                         gpointer user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (url != NULL);
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, ncz_dataset_open_async);
-  g_task_set_task_data (task, g_strdup (url), g_free);
-  g_object_set_data (G_OBJECT (task), "flags", GUINT_TO_POINTER (flags));
-  g_task_run_in_thread (task, open_thread);
+  start_url_task (url, flags, ncz_dataset_open_async, cancellable, callback, user_data);
 }
 
 /**
@@ -942,23 +956,6 @@ ncz_dataset_is_discarded (NczDataset *self)
 
 /* ---- asynchronous forms ---- */
 
-static void
-create_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  GError *error = NULL;
-  NczDataset *ds;
-
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  ds = ncz_dataset_create (task_data,
-                           GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (task), "flags")),
-                           cancellable, &error);
-  if (ds)
-    g_task_return_pointer (task, ds, g_object_unref);
-  else
-    g_task_return_error (task, error);
-}
-
 /**
  * ncz_dataset_create_async:
  * @url: a dataset URL or a plain path
@@ -979,14 +976,8 @@ ncz_dataset_create_async (const char *url, NczCreateFlags flags,
                           GCancellable *cancellable, GAsyncReadyCallback callback,
                           gpointer user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (url != NULL);
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, ncz_dataset_create_async);
-  g_task_set_task_data (task, g_strdup (url), g_free);
-  g_object_set_data (G_OBJECT (task), "flags", GUINT_TO_POINTER (flags));
-  g_task_run_in_thread (task, create_thread);
+  start_url_task (url, flags, ncz_dataset_create_async, cancellable, callback, user_data);
 }
 
 /**

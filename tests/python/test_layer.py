@@ -141,6 +141,56 @@ with Ncz.open(u, mask_and_scale=False) as ds:
     raises("too many indices raise IndexError", IndexError, lambda: v1[1, 2])
     raises("two ellipses raise IndexError", IndexError, lambda: v3[..., 1, ...])
 
+# --- orthogonal indexing with integer and boolean arrays ------------------
+def orthogonal(arr, key):
+    """numpy's result of @key taken one dimension at a time, as
+    netCDF4-python indexes (each array selects along its own dimension)."""
+    key = tuple(key) + (slice(None),) * (arr.ndim - len(key))
+    axis = 0
+    for k in key:
+        if isinstance(k, (int, np.integer)):
+            arr = np.take(arr, k, axis=axis)
+            continue
+        if not isinstance(k, slice):
+            k = np.asarray(k)
+            k = np.nonzero(k)[0] if k.dtype == bool else k.astype(int)
+        arr = arr[(slice(None),) * axis + (k,)]
+        axis += 1
+    return arr
+
+
+okeys = [([0, 2, 4],), ([4, 1, 3], slice(None), [-1, 0]), (slice(None), [1, 3, 5], 2),
+         (np.array([True, False, True, False, True]),), ([4],), ([],),
+         (slice(None, None, -1), [2, 2, 0]), (1, [5, 0], [6, 1, 3]),
+         (slice(1, 4), np.array([5, 3, 1]), [0, 6])]
+with Ncz.open(u, mask_and_scale=False) as ds:
+    v3 = ds["d3"]
+    for key in okeys:
+        got, want = v3[key], orthogonal(full3, key)
+        check("3-D var%r selects as orthogonal indexing" % (key,),
+              np.shape(got) == np.shape(want) and np.array_equal(got, want),
+              "%r vs %r" % (np.shape(got), np.shape(want)))
+    raises("a boolean index of the wrong length raises IndexError", IndexError,
+           lambda: v3[np.array([True, False])])
+    raises("a float index array raises IndexError", IndexError, lambda: v3[[0.5, 1.5]])
+    raises("an index array out of bounds raises IndexError", IndexError, lambda: v3[[0, 5]])
+ou = url_of("orthogonal.zarr")
+with Ncz.open(ou, "w") as ds:
+    for name, size in (("t", 5), ("y", 6), ("x", 7)):
+        ds.create_dimension(name, size)
+    ds.create_variable("d3", "f8", ("t", "y", "x"), chunks=(2, 3, 4))[...] = full3
+want = full3.copy()
+patch = rng.standard_normal((3, 6, 2))
+want[np.ix_([4, 0, 2], range(6), [6, 1])] = patch
+with Ncz.open(ou, "a", mask_and_scale=False) as ds:
+    ds["d3"][[4, 0, 2], :, [6, 1]] = patch
+    ds["d3"][[1, 3], 2, ::3] = -1.0
+want[np.ix_([1, 3], [2], range(0, 7, 3))] = -1.0
+with Ncz.open(ou, mask_and_scale=False) as ds:
+    got = ds["d3"][...]
+    check("writes through index arrays change the selected elements and no others",
+          np.array_equal(got, want), np.argwhere(got != want)[:5])
+
 # --- masking and unpacking against netCDF4-python -------------------------
 import netCDF4  # noqa: E402
 

@@ -110,48 +110,6 @@ def _handle_for(url, new=False):
 # ---------------------------------------------------------------------------
 # Lazily indexed arrays
 
-def _axis_selection(k, n):
-    """(start, count, stride, post, squeeze) of one outer-indexer item on
-    an axis of length @n: the hyperslab to read, then an index array of
-    what to take from it along the axis (or None) and whether the axis is
-    dropped (an integer index)."""
-    if isinstance(k, (int, np.integer)):
-        k = int(k)
-        if k < 0:
-            k += n
-        if not 0 <= k < n:
-            raise IndexError("index %d is out of bounds for an axis of length %d" % (k, n))
-        return k, 1, 1, None, True
-    if isinstance(k, slice):
-        start, stop, step = k.indices(n)
-        if step < 0:
-            # xarray gives backends positive steps only; read ascending and flip
-            idx = np.arange(start, stop, step)
-            if idx.size == 0:
-                return 0, 0, 1, None, False
-            lo = int(idx[-1])
-            return lo, idx.size, -step, np.arange(idx.size - 1, -1, -1), False
-        count = len(range(start, stop, step))
-        return (start if count else 0), count, step, None, False
-    idx = np.asarray(k)
-    if idx.dtype == bool:
-        idx = np.nonzero(idx)[0]
-    idx = idx.astype(np.int64).ravel()
-    idx = np.where(idx < 0, idx + n, idx)
-    if idx.size == 0:
-        return 0, 0, 1, None, False
-    if idx.min() < 0 or idx.max() >= n:
-        raise IndexError("an index is out of bounds for an axis of length %d" % n)
-    if idx.size == 1:
-        return int(idx[0]), 1, 1, None, False
-    d = np.diff(idx)
-    if d[0] > 0 and np.all(d == d[0]):
-        # an arithmetic progression is a strided hyperslab
-        return int(idx[0]), idx.size, int(d[0]), None, False
-    lo, hi = int(idx.min()), int(idx.max())
-    return lo, hi - lo + 1, 1, idx - lo, False
-
-
 class NczBackendArray(BackendArray):
     """One variable of an Ncz dataset, read only where indexed.
 
@@ -185,25 +143,11 @@ class NczBackendArray(BackendArray):
         if len(key) != len(self.shape):
             raise IndexError("%d indices for the %d dimensions of %s"
                              % (len(key), len(self.shape), self.path))
-        sel = [_axis_selection(k, n) for k, n in zip(key, self.shape)]
-        counts = tuple(s[1] for s in sel)
-        if not sel:
-            out = np.asarray(self.get_variable().get(..., mask_and_scale=False),
-                             dtype=self.dtype).reshape(())
-        elif 0 in counts:
-            out = np.empty(counts, dtype=self.dtype)
-        else:
-            slab = tuple(slice(s[0], s[0] + (s[1] - 1) * s[2] + 1, s[2]) for s in sel)
-            out = np.asarray(self.get_variable().get(slab, mask_and_scale=False))
-            if out.dtype != self.dtype:
-                out = out.astype(self.dtype)
-            out = out.reshape(counts)
-        for axis, s in enumerate(sel):
-            if s[3] is not None:
-                out = np.take(out, s[3], axis=axis)
-        squeeze = tuple(0 if s[4] else slice(None) for s in sel)
-        if any(s[4] for s in sel):
-            out = out[squeeze]
+        # the layer's indexing is outer (orthogonal) indexing: integers,
+        # slices with any step, integer arrays, one hyperslab read each
+        out = np.asarray(self.get_variable().get(key, mask_and_scale=False))
+        if out.dtype != self.dtype:
+            out = out.astype(self.dtype)
         return out
 
 

@@ -14,6 +14,7 @@ import asyncio
 import atexit
 import collections.abc
 import functools
+import itertools
 import json
 import operator
 import threading
@@ -312,12 +313,9 @@ _export(Attributes)
 
 # --- Indexing -------------------------------------------------------------
 
-def _hyperslab(key, shape, unlimited=None):
-    """(start, count, stride or None, result shape, flipped dims) of the
-    index @key of an array of @shape. Integers (negative from the end)
-    drop their dimension; slices with any step; one Ellipsis. @unlimited
-    (writes): per dimension, whether an explicit slice stop or an index
-    may go past the length."""
+def _expand_key(key, ndim):
+    """@key as a tuple of one item per dimension: the Ellipsis expanded,
+    missing trailing items as whole slices."""
     if not isinstance(key, tuple):
         key = (key,)
     n_ell = sum(1 for k in key if k is Ellipsis)
@@ -325,10 +323,72 @@ def _hyperslab(key, shape, unlimited=None):
         raise IndexError("an index can only have a single ellipsis ('...')")
     if n_ell:
         i = next(i for i, k in enumerate(key) if k is Ellipsis)
-        key = key[:i] + (slice(None),) * (len(shape) - len(key) + 1) + key[i + 1:]
-    if len(key) > len(shape):
-        raise IndexError("too many indices: %d for %d dimension(s)" % (len(key), len(shape)))
-    key = key + (slice(None),) * (len(shape) - len(key))
+        key = key[:i] + (slice(None),) * (ndim - len(key) + 1) + key[i + 1:]
+    if len(key) > ndim:
+        raise IndexError("too many indices: %d for %d dimension(s)" % (len(key), ndim))
+    return key + (slice(None),) * (ndim - len(key))
+
+
+def _is_index_array(k):
+    return isinstance(k, (list, np.ndarray)) or (
+        isinstance(k, tuple) and not isinstance(k, slice))
+
+
+def _orthogonal(key, shape, unlimited=None):
+    """Integer sequences and boolean masks in @key, one per dimension as
+    netCDF4-python takes them (orthogonal indexing): returns the key with
+    each replaced by a slice (a strided hyperslab when the indices are an
+    increasing arithmetic progression, else the hyperslab they span) and
+    the list of (axis of the result, positions to take along it) that
+    turns the hyperslab into the selection."""
+    key = _expand_key(key, len(shape))
+    out, takes, axis = [], [], 0
+    for d, (k, n) in enumerate(zip(key, shape)):
+        if not _is_index_array(k):
+            out.append(k)
+            if isinstance(k, slice):
+                axis += 1
+            continue
+        idx = np.asarray(k)
+        if idx.dtype == bool:
+            if idx.ndim != 1 or idx.size != n:
+                raise IndexError("a boolean index of dimension %d must have its length %d"
+                                 % (d, n))
+            idx = np.nonzero(idx)[0]
+        elif idx.size and idx.dtype.kind not in "iu":
+            raise IndexError("only integers, slices, Ellipsis and integer or boolean "
+                             "arrays are valid indices, not %r" % (k,))
+        if idx.ndim > 1:
+            raise IndexError("an index array of dimension %d must be one-dimensional" % d)
+        idx = idx.astype(np.int64)
+        grow = bool(unlimited and unlimited[d])
+        idx = np.where(idx < 0, idx + n, idx)
+        if idx.size and (idx.min() < 0 or (idx.max() >= n and not grow)):
+            raise IndexError("an index of dimension %d is out of bounds for its size %d"
+                             % (d, n))
+        if idx.size == 0:
+            out.append(slice(0, 0))
+        elif idx.size == 1:
+            out.append(slice(int(idx[0]), int(idx[0]) + 1))
+        else:
+            step = np.diff(idx)
+            if step[0] > 0 and np.all(step == step[0]):
+                out.append(slice(int(idx[0]), int(idx[-1]) + 1, int(step[0])))
+            else:
+                lo = int(idx.min())
+                out.append(slice(lo, int(idx.max()) + 1))
+                takes.append((axis, idx - lo))
+        axis += 1
+    return tuple(out), takes
+
+
+def _hyperslab(key, shape, unlimited=None):
+    """(start, count, stride or None, result shape, flipped dims) of the
+    index @key of an array of @shape. Integers (negative from the end)
+    drop their dimension; slices with any step; one Ellipsis. @unlimited
+    (writes): per dimension, whether an explicit slice stop or an index
+    may go past the length."""
+    key = _expand_key(key, len(shape))
     start, count, stride, out_shape, flips = [], [], [], [], []
     for d, (k, n) in enumerate(zip(key, shape)):
         grow = bool(unlimited and unlimited[d])
@@ -351,8 +411,8 @@ def _hyperslab(key, shape, unlimited=None):
         try:
             i = operator.index(k)
         except TypeError:
-            raise IndexError("only integers, slices and Ellipsis are valid indices, not %r"
-                             % (k,)) from None
+            raise IndexError("only integers, slices, Ellipsis and integer or boolean "
+                             "arrays are valid indices, not %r" % (k,)) from None
         if i < 0:
             i += n
         if i < 0 or (i >= n and not grow):
@@ -886,6 +946,13 @@ class Variable(_HasAttributes, Ncz.Variable):
         return out
 
     def _read(self, key):
+        key, takes = _orthogonal(key, self.shape)
+        out = self._read_slab(key)
+        for axis, idx in takes:
+            out = np.take(out, idx, axis=axis)
+        return out
+
+    def _read_slab(self, key):
         start, count, stride, shape, flips = _hyperslab(key, self.shape)
         if self.get_value_type() == Ncz.DataType.STRING:
             if 0 in count:
@@ -901,9 +968,30 @@ class Variable(_HasAttributes, Ncz.Variable):
         return _flip(out.reshape(shape), flips)
 
     def _write(self, key, value):
-        dims = self.get_dimensions()
-        start, count, stride, shape, flips = _hyperslab(
-            key, self.shape, [d.is_unlimited() for d in dims])
+        unlimited = [d.is_unlimited() for d in self.get_dimensions()]
+        key, takes = _orthogonal(key, self.shape, unlimited)
+        if not takes:
+            return self._write_slab(key, value, unlimited)
+        # indices that are no progression: the value is written one
+        # hyperslab per combination of them, never the span between
+        shape = _hyperslab(key, self.shape, unlimited)[3]
+        shape = list(shape)
+        for axis, idx in takes:
+            shape[axis] = len(idx)
+        value = np.broadcast_to(np.asarray(value, dtype=self.dtype if
+                                           self.dtype.kind != "O" else object), tuple(shape))
+        dims_of_axis = [d for d, k in enumerate(key) if isinstance(k, slice)]
+        for combo in itertools.product(*(range(len(idx)) for _, idx in takes)):
+            sub_key, sub_value = list(key), value
+            for (axis, idx), j in zip(takes, combo):
+                d = dims_of_axis[axis]
+                first = key[d].start + int(idx[j])
+                sub_key[d] = slice(first, first + 1)
+                sub_value = np.take(sub_value, [j], axis=axis)
+            self._write_slab(tuple(sub_key), sub_value, unlimited)
+
+    def _write_slab(self, key, value, unlimited):
+        start, count, stride, shape, flips = _hyperslab(key, self.shape, unlimited)
         if self.get_value_type() == Ncz.DataType.STRING:
             arr = np.broadcast_to(np.asarray(value, dtype=object), shape)
             arr = _flip(arr, flips)

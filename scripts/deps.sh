@@ -14,6 +14,8 @@ PACKAGES=(
   valac
   # the Python layer: its C extension, the xarray engine and Dask across processes, the API reference
   python3-dev python-gi-dev python3-numpy python3-dask python3-distributed python3-netcdf4 gi-docgen
+  # the browser (tools/ncz-browser): GTK 4, libadwaita, and what its tests and validation run
+  libgtk-4-dev libadwaita-1-dev xvfb xauth desktop-file-utils appstream adwaita-icon-theme
   gdal-bin
   # the S3 tests and bench: Ceph's RADOS Gateway on 127.0.0.1 (tests/s3/radosgw-run)
   # and the peers that read the same buckets

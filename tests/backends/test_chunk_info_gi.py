@@ -110,6 +110,10 @@ else:
     check("no filters", len(prov.unpack()) == 0)
 
 ds.close(None)
+
+u = Ncz.Url.parse("file:///tmp/x.zarr#mode=nczarr,file&store=slowfile")
+check("store key picks the storage driver", u.get_storage() == "slowfile"
+      and u.get_local_path() == "/tmp/x.zarr")
 shutil.rmtree(tmp)
 print("1..%d" % n)
 sys.exit(1 if failures else 0)

@@ -179,10 +179,13 @@ latency_discard (NczStore *store)
   ncz_store_discard (NCZ_LATENCY_STORE (store)->inner);
 }
 
+/* Requests wait as on a network: many in flight suit it, as they would
+ * a remote store (the file store says 1, its reads being local). */
 static guint
 latency_get_io_depth_hint (NczStore *store)
 {
-  return ncz_store_get_io_depth_hint (NCZ_LATENCY_STORE (store)->inner);
+  return MAX (ncz_store_get_io_depth_hint (NCZ_LATENCY_STORE (store)->inner),
+              NCZ_STORE_DEFAULT_IO_DEPTH);
 }
 
 static void

@@ -434,8 +434,7 @@ test_async_and_cancel (Fixture *f, gconstpointer data)
   g_clear_object (&result);
 }
 
-/* a format without query_chunks: the memory store's datasets use the
- * NCZarr backend, so a closed dataset stands for the error path */
+/* a closed dataset's chunks can no longer be listed */
 static void
 test_closed (Fixture *f, gconstpointer data)
 {

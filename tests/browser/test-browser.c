@@ -424,7 +424,7 @@ test_corpus_nczarr (void)
   g_autofree char *dir = unzip_corpus ("v4.9.3/ref_oldformat.zip", "ref_oldformat");
   g_autofree char *url = NULL;
   g_autoptr(GError) error = NULL;
-  const char *const names[] = { "/", "/g1", "/lat", "/g1/lon", NULL };
+  const char *const names[] = { "/", "/g1", "/lat", "/g1/pos", NULL };
   NbWindow *win;
   if (!dir)
     return;
@@ -432,7 +432,7 @@ test_corpus_nczarr (void)
   win = open_url (url, &error);
   g_assert_no_error (error);
   assert_tree_has (win, names);
-  select_node (win, "/g1/lon");
+  select_node (win, "/g1/pos");
   assert_detail_contains (win, "dimensions", "_Anonymous_Dim_10");
   g_free (screenshot (win, "corpus-nczarr-oldformat"));
   close_windows ();
@@ -500,7 +500,7 @@ check_failure (const char *url, const char *shot)
   g_autoptr(GError) error = NULL;
   g_autoptr(GError) direct_error = NULL;
   g_autoptr(NczDataset) direct = ncz_dataset_open (url, NCZ_OPEN_READ, NULL, &direct_error);
-  g_autoptr(GListModel) toplevels = NULL;
+  GListModel *toplevels;
   NbWindow *win = open_url (url, &error);
   guint i, n_windows = 0;
 
@@ -533,8 +533,17 @@ test_open_missing (void)
 static void
 test_open_missing_plugin (void)
 {
-  g_autofree char *url = g_strdup_printf ("nosuchscheme://%s/x.zarr#mode=nczarr,nosuchstore", workdir);
+  /* a storage driver no plugin provides */
+  g_autofree char *url = g_strdup_printf ("file://%s/made.nczarr#mode=nczarr,nosuchstore", workdir);
   check_failure (url, "error-plugin");
+  close_windows ();
+}
+
+static void
+test_open_bad_url (void)
+{
+  g_autofree char *url = g_strdup_printf ("nosuchscheme://%s/x.zarr#mode=nczarr,file", workdir);
+  check_failure (url, "error-url");
   close_windows ();
 }
 
@@ -775,6 +784,7 @@ main (int argc, char **argv)
   g_test_add_func ("/browser/corpus/netcdf4", test_corpus_netcdf4);
   g_test_add_func ("/browser/error/missing", test_open_missing);
   g_test_add_func ("/browser/error/plugin", test_open_missing_plugin);
+  g_test_add_func ("/browser/error/url", test_open_bad_url);
   g_test_add_func ("/browser/error/keeps-dataset", test_open_failed_keeps_dataset);
   g_test_add_func ("/browser/select-unknown", test_select_unknown);
   g_test_add_func ("/browser/cancel-open", test_cancel_open);

@@ -1,6 +1,7 @@
 /* nb-application.c: the application: app.open(s), windows, about */
 #include "nb-application.h"
 #include "nb-window.h"
+#include "nb-resources.h"
 
 #include <string.h>
 
@@ -179,6 +180,10 @@ nb_application_init (NbApplication *self)
 NbApplication *
 nb_application_new (GApplicationFlags extra_flags)
 {
+  /* the resources live in the static library: taking them here keeps
+   * them linked into every program using it (their registration runs
+   * when the program loads) */
+  g_return_val_if_fail (nb_get_resource () != NULL, NULL);
   g_set_application_name ("Ncz Browser");
   return g_object_new (NB_TYPE_APPLICATION,
                        "application-id", NB_APPLICATION_ID,

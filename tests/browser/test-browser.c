@@ -531,11 +531,11 @@ test_open_missing (void)
 }
 
 static void
-test_open_missing_plugin (void)
+test_open_unknown_mode (void)
 {
-  /* a storage driver no plugin provides */
+  /* a storage mode the library does not know */
   g_autofree char *url = g_strdup_printf ("file://%s/made.nczarr#mode=nczarr,nosuchstore", workdir);
-  check_failure (url, "error-plugin");
+  check_failure (url, "error-mode");
   close_windows ();
 }
 
@@ -783,7 +783,7 @@ main (int argc, char **argv)
   g_test_add_func ("/browser/corpus/zarr", test_corpus_zarr);
   g_test_add_func ("/browser/corpus/netcdf4", test_corpus_netcdf4);
   g_test_add_func ("/browser/error/missing", test_open_missing);
-  g_test_add_func ("/browser/error/plugin", test_open_missing_plugin);
+  g_test_add_func ("/browser/error/mode", test_open_unknown_mode);
   g_test_add_func ("/browser/error/url", test_open_bad_url);
   g_test_add_func ("/browser/error/keeps-dataset", test_open_failed_keeps_dataset);
   g_test_add_func ("/browser/select-unknown", test_select_unknown);

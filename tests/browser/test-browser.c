@@ -204,9 +204,17 @@ assert_tree_has (NbWindow *win, const char *const *names)
     }
 }
 
+static gboolean
+details_idle (gpointer win)
+{
+  return !nb_details_is_busy (nb_window_get_details (win));
+}
+
+/* the text of a detail once the stored size has been counted */
 static char *
 detail (NbWindow *win, const char *key)
 {
+  wait_until (details_idle, win);
   return nb_details_dup_text (nb_window_get_details (win), key);
 }
 
@@ -339,9 +347,17 @@ check_made (NbWindow *win, const char *kind)
   assert_detail_contains (win, "attributes", "hPa");
   assert_detail_contains (win, "filters", "1");   /* deflate, HDF5 filter 1 */
   {
-    /* 600 ints, as GLib writes sizes */
+    /* 600 ints, as GLib writes sizes, in 4 chunks all written */
     g_autofree char *raw = g_format_size_full (600 * 4, G_FORMAT_SIZE_IEC_UNITS);
-    assert_detail_contains (win, "storage", raw);
+    g_autofree char *of_raw = g_strdup_printf (" of %s (", raw);
+    g_autofree char *filters = detail (win, "filters");
+    g_test_message ("pressure: filters %s", filters);
+    assert_detail_contains (win, "storage", of_raw);
+    assert_detail_contains (win, "storage", "4 of 4 chunks stored");
+    /* shuffle then deflate, each provided by a plugin */
+    assert_detail_contains (win, "filters", "HDF5 filter 2");
+    assert_detail_contains (win, "filters", "HDF5 filter 1");
+    g_assert_null (strstr (filters, "not available"));
   }
 
   select_node (win, "/temperature");
@@ -349,6 +365,7 @@ check_made (NbWindow *win, const char *kind)
   assert_detail (win, "shape", "4 × 20 × 30");
   assert_detail (win, "chunks", "1 × 10 × 15");
   assert_detail (win, "fill-value", "-999");
+  assert_detail_contains (win, "storage", "16 of 16 chunks stored");
   path = screenshot (win, shot);
 
   select_node (win, "/forecast");
@@ -492,6 +509,36 @@ test_corpus_netcdf4 (void)
   close_windows ();
 }
 
+/* a pure Zarr store whose compressor no plugin provides: it opens (the
+ * metadata are readable) and the details say which codec is missing */
+static void
+test_missing_codec (void)
+{
+  g_autofree char *dir = g_build_filename (workdir, "nocodec.zarr", NULL);
+  g_autofree char *var = g_build_filename (dir, "v", NULL);
+  g_autofree char *zgroup = g_build_filename (dir, ".zgroup", NULL);
+  g_autofree char *zarray = g_build_filename (var, ".zarray", NULL);
+  g_autofree char *url = NULL;
+  g_autoptr(GError) error = NULL;
+  NbWindow *win;
+
+  g_assert_cmpint (g_mkdir_with_parents (var, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (zgroup, "{\"zarr_format\": 2}", -1, NULL));
+  g_assert_true (g_file_set_contents (zarray,
+                                      "{\"zarr_format\": 2, \"shape\": [6, 8], \"chunks\": [3, 4], "
+                                      "\"dtype\": \"<f4\", \"compressor\": {\"id\": \"nosuchcodec\"}, "
+                                      "\"fill_value\": \"NaN\", \"filters\": null, \"order\": \"C\"}", -1, NULL));
+  url = g_strdup_printf ("file://%s#mode=zarr,file", dir);
+  win = open_url (url, &error);
+  g_assert_no_error (error);
+  select_node (win, "/v");
+  assert_detail_contains (win, "filters", "nosuchcodec");
+  assert_detail_contains (win, "filters", "not available");
+  assert_detail_contains (win, "storage", "nothing stored");
+  g_free (screenshot (win, "missing-codec"));
+  close_windows ();
+}
+
 /* ---- failures ---- */
 
 static void
@@ -603,7 +650,7 @@ test_cancel_open (void)
   g_autoptr(NczDataset) probe = NULL;
 
   if (g_getenv ("NB_TEST_HAVE_LATENCY_STORE"))
-    url = g_strdup_printf ("file://%s/made.nczarr#mode=nczarr,slowfile,latency.ms=400", workdir);
+    url = g_strdup_printf ("file://%s/made.nczarr#mode=nczarr,file&store=slowfile&latency_ms=400", workdir);
   else
     url = g_strdup_printf ("file://%s/made.nczarr#mode=nczarr,file", workdir);
   g_signal_connect (win, "open-finished", G_CALLBACK (on_open_finished), &r);
@@ -787,6 +834,7 @@ main (int argc, char **argv)
   g_test_add_func ("/browser/error/url", test_open_bad_url);
   g_test_add_func ("/browser/error/keeps-dataset", test_open_failed_keeps_dataset);
   g_test_add_func ("/browser/select-unknown", test_select_unknown);
+  g_test_add_func ("/browser/missing-codec", test_missing_codec);
   g_test_add_func ("/browser/cancel-open", test_cancel_open);
   g_test_add_func ("/browser/data-actions", test_data_actions);
   g_test_add_func ("/browser/recent", test_recent);

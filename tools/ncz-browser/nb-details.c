@@ -30,6 +30,9 @@ struct _NbDetails
 
 G_DEFINE_FINAL_TYPE (NbDetails, nb_details, ADW_TYPE_BIN)
 
+enum { PROP_0, PROP_BUSY, N_PROPS };
+static GParamSpec *props[N_PROPS];
+
 static const struct { const char *key; const char *title; } summary_keys[] = {
   { "kind", "Kind" },
   { "type", "Data Type" },
@@ -209,7 +212,11 @@ nb_details_set_node (NbDetails *self, GObject *node)
       g_cancellable_cancel (self->cancellable);
       g_clear_object (&self->cancellable);
     }
-  self->busy = FALSE;
+  if (self->busy)
+    {
+      self->busy = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BUSY]);
+    }
   g_set_object (&self->node, node);
   clear_filters (self);
   for (guint i = 0; i < G_N_ELEMENTS (summary_keys); i++)
@@ -338,9 +345,24 @@ nb_details_dispose (GObject *object)
 }
 
 static void
+nb_details_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  switch (id)
+    {
+    case PROP_BUSY: g_value_set_boolean (value, NB_DETAILS (object)->busy); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
+}
+
+static void
 nb_details_class_init (NbDetailsClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = nb_details_dispose;
+  G_OBJECT_CLASS (klass)->get_property = nb_details_get_property;
+  /* whether the stored size is still being counted */
+  props[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (G_OBJECT_CLASS (klass), N_PROPS, props);
 }
 
 static GtkWidget *

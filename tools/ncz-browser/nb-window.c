@@ -73,7 +73,8 @@ set_error_message (NbWindow *self, const char *message)
 static void
 toast (NbWindow *self, const char *text)
 {
-  AdwToast *t = adw_toast_new (text);
+  g_autofree char *escaped = g_markup_escape_text (text, -1);
+  AdwToast *t = adw_toast_new (escaped);
   adw_toast_set_timeout (t, 6);
   adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (self->toasts), t);
 }
@@ -274,7 +275,8 @@ open_done (GObject *source, GAsyncResult *result, gpointer user_data)
         }
       else
         {
-          adw_status_page_set_description (ADW_STATUS_PAGE (self->error_page), error->message);
+          g_autofree char *escaped = g_markup_escape_text (error->message, -1);
+          adw_status_page_set_description (ADW_STATUS_PAGE (self->error_page), escaped);
           gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "error");
         }
     }
@@ -305,7 +307,10 @@ nb_window_open (NbWindow *self, const char *url)
   g_set_weak_pointer (&data->window, self);
   data->cancellable = g_object_ref (self->open_cancellable);
   data->url = g_strdup (url);
-  adw_status_page_set_description (ADW_STATUS_PAGE (self->loading_page), url);
+  {
+    g_autofree char *escaped = g_markup_escape_text (url, -1);
+    adw_status_page_set_description (ADW_STATUS_PAGE (self->loading_page), escaped);
+  }
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "loading");
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_LOADING]);
   ncz_dataset_open_async (url, NCZ_OPEN_READ, data->cancellable, open_done, data);

@@ -266,6 +266,7 @@ lookup_provided_codec (NczRegistry     *self,
   g_autoptr(GPtrArray) providers = NULL;
   g_autoptr(GError) why = NULL;
   NczCodec *codec = NULL;
+  NczCodecProvider *source = NULL;
   guint filter_id = 0;
 
   g_rec_mutex_lock (&self->lock);
@@ -300,6 +301,8 @@ lookup_provided_codec (NczRegistry     *self,
                       provider->name, G_OBJECT_TYPE_NAME (codec));
           g_clear_object (&codec);
         }
+      if (codec != NULL)
+        source = provider;
       if (codec == NULL && local_error != NULL && why == NULL)
         why = g_steal_pointer (&local_error);
     }
@@ -316,7 +319,11 @@ lookup_provided_codec (NczRegistry     *self,
           codec = g_object_ref (cached);
         }
       else
-        g_hash_table_insert (self->provided_codecs, g_strdup (key), g_object_ref (codec));
+        {
+          g_hash_table_insert (self->provided_codecs, g_strdup (key), g_object_ref (codec));
+          g_hash_table_insert (self->provided_codec_sources, g_strdup (key),
+                               g_atomic_rc_box_acquire (source));
+        }
       g_rec_mutex_unlock (&self->lock);
       return codec;
     }

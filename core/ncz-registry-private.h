@@ -107,6 +107,7 @@ struct _NczRegistry
   GHashTable *codecs;         /* GType → NczCodec */
   GPtrArray *providers;       /* NczCodecProvider, in registration order */
   GHashTable *provided_codecs;/* feature key → NczCodec from a provider */
+  GHashTable *provided_codec_sources; /* feature key → NczCodecProvider that gave it */
   NczPluginInfo *loading;     /* whose register_func is running */
 };
 

@@ -128,6 +128,7 @@ ncz_registry_finalize (GObject *object)
   g_hash_table_unref (self->priorities);
   g_hash_table_unref (self->codecs);
   g_hash_table_unref (self->provided_codecs);
+  g_hash_table_unref (self->provided_codec_sources);
   g_ptr_array_unref (self->providers);
   g_hash_table_unref (self->registrations);
   g_hash_table_unref (self->provided_by);
@@ -247,6 +248,8 @@ ncz_registry_init (NczRegistry *self)
   self->providers = g_ptr_array_new_with_free_func (_ncz_codec_provider_release);
   self->provided_codecs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                  g_object_unref);
+  self->provided_codec_sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                        _ncz_codec_provider_release);
 }
 
 /**

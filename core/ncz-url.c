@@ -41,6 +41,10 @@
  *   holds a `=` (`mode=nczarr,awsprofile=x`) is read as one more fragment
  *   key. Any other word is an error.
  * - `layout`: kept for the format backend (`layout=attributes`)
+ * - `store=NAME` (an Ncz extension): open the dataset's objects through
+ *   the storage driver registered as NAME instead of the one the mode
+ *   and scheme choose (which still decide the mode flags and the local
+ *   path); for drivers outside the mode words, such as test stores
  * - any other key is kept for the storage driver and the format backend
  *   to read (the S3 driver reads `aws.profile`, `aws.region`, `endpoint`
  *   and `s3.*`; see docs/s3.md)
@@ -1061,18 +1065,25 @@ ncz_url_use_xarray (NczUrl *self)
  * @self: a URL
  *
  * Gives the name of the storage driver the URL selects, from its scheme
- * and `mode` fragment key. The registry opens the store through the plugin
- * of that name. The string belongs to the URL.
+ * and `mode` fragment key, or the `store=NAME` fragment key when given.
+ * The registry opens the store through the plugin of that name. The
+ * string belongs to the URL.
  *
- * Returns: (nullable): the storage driver name: `file`, `zip`, `s3`, or
- *   %NULL for an http(s) URL that names neither a mode nor an S3 host
+ * Returns: (nullable): the storage driver name: `file`, `zip`, `s3`, the
+ *   `store` key's value, or %NULL for an http(s) URL that names neither a
+ *   mode nor an S3 host
  *
  * Since: 1.0
  */
 const char *
 ncz_url_get_storage (NczUrl *self)
 {
+  const char *forced;
   g_return_val_if_fail (NCZ_IS_URL (self), NULL);
+  /* Ncz extension: "#store=NAME" picks a storage driver by name */
+  forced = ncz_url_get_fragment_value (self, "store");
+  if (forced != NULL && *forced != '\0')
+    return forced;
   return self->storage;
 }
 

@@ -186,6 +186,12 @@ gboolean ncz_h5_take_lock_busy (void);
  * through H5Dread_chunk and contiguous data through H5Dread. */
 void ncz_h5_open_raw_source (NczHdf5Format *self);
 
+/* hdf5-chunks.c: the stored size of each chunk (gint64, -1 when not
+ * allocated); a contiguous or compact dataset is one chunk. Takes the lock. */
+GArray *ncz_h5_query_chunks (NczHdf5Format *self, NczVariable *variable,
+                             const guint64 *chunk_indices, guint n_chunks,
+                             GCancellable *cancellable, GError **error);
+
 /* Node of @object, made (with invalid ids) if missing. */
 NczH5Node *ncz_h5_node (NczHdf5Format *self, gpointer object);
 /* Node of @object or NULL. */

@@ -370,6 +370,17 @@ hdf5_write_slab (NczFormat *format, NczVariable *variable, const guint64 *start,
          ncz_h5_write_slab (self, variable, start, count, stride, buffer, cancellable, error);
 }
 
+static GArray *
+hdf5_query_chunks (NczFormat *format, NczVariable *variable, const guint64 *chunk_indices,
+                   guint n_chunks, GCancellable *cancellable, GError **error)
+{
+  NczHdf5Format *self = NCZ_HDF5_FORMAT (format);
+
+  if (!ensure_objects (self, error))
+    return NULL;
+  return ncz_h5_query_chunks (self, variable, chunk_indices, n_chunks, cancellable, error);
+}
+
 /* Chunk access is not used: the backend does its own slab I/O. */
 static GBytes *
 hdf5_read_chunk (NczFormat *format, NczVariable *variable, const guint64 *chunk_index,
@@ -462,6 +473,7 @@ ncz_hdf5_format_iface_init (NczFormatInterface *iface)
   iface->read_chunk = hdf5_read_chunk;
   iface->write_chunk = hdf5_write_chunk;
   iface->read_slab = hdf5_read_slab;
+  iface->query_chunks = hdf5_query_chunks;
   iface->write_slab = hdf5_write_slab;
   iface->describe_variable = hdf5_describe_variable;
   iface->describe_dataset = hdf5_describe_dataset;

@@ -863,6 +863,14 @@ nczarr_write_chunk (NczFormat *format, NczVariable *variable, const guint64 *chu
   return nczarr_chunk_write (self, variable, chunk_index, data, cancellable, error);
 }
 
+static GArray *
+nczarr_query_chunks (NczFormat *format, NczVariable *variable, const guint64 *chunk_indices,
+                     guint n_chunks, GCancellable *cancellable, GError **error)
+{
+  return nczarr_chunk_query_many (NCZ_NCZARR_FORMAT (format), variable, chunk_indices,
+                                  n_chunks, cancellable, error);
+}
+
 static gboolean
 nczarr_update_chunk (NczFormat *format, NczVariable *variable, const guint64 *chunk_index,
                      NczChunkUpdateFunc func, gpointer user_data, GCancellable *cancellable,
@@ -977,6 +985,7 @@ ncz_nczarr_format_iface_init (NczFormatInterface *iface)
   iface->write_chunk = nczarr_write_chunk;
   iface->write_chunks = nczarr_write_chunks;
   iface->update_chunk = nczarr_update_chunk;
+  iface->query_chunks = nczarr_query_chunks;
   iface->describe_variable = nczarr_describe_variable;
   iface->describe_dataset = nczarr_describe_dataset;
 }

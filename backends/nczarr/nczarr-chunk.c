@@ -790,3 +790,111 @@ nczarr_chunk_write_many (NczNczarrFormat *self, NczVariable *variable,
     }
   return TRUE;
 }
+
+/* The stored sizes of several chunks (-1: never written), asked of the
+ * store with get_length, up to its I/O depth of requests in flight: the
+ * calls are started on a context private to this thread and it iterates
+ * until every answer is in. */
+typedef struct {
+  GArray *sizes;       /* gint64 */
+  GPtrArray *keys;
+  guint next;          /* next key to ask */
+  guint pending;
+  GError *error;       /* the first failure */
+  GCancellable *cancellable;
+  NczStore *store;
+} LengthQuery;
+
+static void length_query_start (LengthQuery *q);
+
+typedef struct {
+  LengthQuery *q;
+  guint i;
+} LengthCall;
+
+static void
+length_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  LengthCall *call = user_data;
+  LengthQuery *q = call->q;
+  GError *local = NULL;
+  guint64 len = 0;
+
+  if (ncz_store_get_length_finish (NCZ_STORE (source), result, &len, &local))
+    g_array_index (q->sizes, gint64, call->i) = (gint64) MIN (len, (guint64) G_MAXINT64);
+  else if (g_error_matches (local, NCZ_STORAGE_ERROR, NCZ_STORAGE_ERROR_NOT_FOUND))
+    g_clear_error (&local);
+  else if (q->error == NULL)
+    q->error = local;
+  else
+    g_clear_error (&local);
+  q->pending--;
+  g_free (call);
+  length_query_start (q);
+}
+
+static void
+length_query_start (LengthQuery *q)
+{
+  guint depth = MAX (ncz_store_get_io_depth_hint (q->store), 1);
+
+  while (q->error == NULL && q->pending < depth && q->next < q->keys->len)
+    {
+      LengthCall *call = g_new (LengthCall, 1);
+      call->q = q;
+      call->i = q->next++;
+      q->pending++;
+      ncz_store_get_length_async (q->store, g_ptr_array_index (q->keys, call->i),
+                                  G_PRIORITY_DEFAULT, q->cancellable, length_done, call);
+    }
+}
+
+GArray *
+nczarr_chunk_query_many (NczNczarrFormat *self, NczVariable *variable,
+                         const guint64 *chunk_indices, guint n_chunks,
+                         GCancellable *cancellable, GError **error)
+{
+  NczStore *store = nczarr_format_peek_store (self);
+  guint rank = ncz_variable_get_n_dimensions (variable);
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_full (n_chunks, g_free);
+  g_autoptr(GMainContext) context = NULL;
+  const char *why;
+  LengthQuery q = { 0 };
+
+  why = nczarr_storage_unsupported (variable);
+  if (why != NULL || store == NULL)
+    {
+      g_autofree char *vname = ncz_variable_get_full_name (variable);
+      g_set_error (error, NCZ_BACKEND_ERROR, NCZ_BACKEND_ERROR_UNSUPPORTED,
+                   "%s: the chunks of variable '%s' cannot be listed: %s",
+                   nczarr_format_location (self), vname, why ? why : "no store");
+      return NULL;
+    }
+  for (guint i = 0; i < n_chunks; i++)
+    g_ptr_array_add (keys, nczarr_chunk_key (variable, chunk_indices + (gsize) i * rank));
+
+  q.sizes = g_array_sized_new (FALSE, FALSE, sizeof (gint64), n_chunks);
+  g_array_set_size (q.sizes, n_chunks);
+  for (guint i = 0; i < n_chunks; i++)
+    g_array_index (q.sizes, gint64, i) = -1;
+  q.keys = keys;
+  q.cancellable = cancellable;
+  q.store = store;
+
+  context = g_main_context_new ();
+  g_main_context_push_thread_default (context);
+  length_query_start (&q);
+  while (q.pending > 0)
+    g_main_context_iteration (context, TRUE);
+  g_main_context_pop_thread_default (context);
+
+  if (q.error != NULL)
+    {
+      g_autofree char *vname = ncz_variable_get_full_name (variable);
+      g_propagate_prefixed_error (error, q.error, "%s: chunks of variable '%s': ",
+                                  nczarr_format_location (self), vname);
+      g_array_unref (q.sizes);
+      return NULL;
+    }
+  return q.sizes;
+}

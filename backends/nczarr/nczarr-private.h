@@ -175,6 +175,10 @@ gboolean nczarr_chunk_write_many (NczNczarrFormat *self, NczVariable *variable,
                                   GBytes * const *data, GCancellable *cancellable,
                                   GError **error);
 char *nczarr_chunk_key (NczVariable *variable, const guint64 *chunk_index);
+/* Stored size of each chunk (gint64, -1 when never written) */
+GArray *nczarr_chunk_query_many (NczNczarrFormat *self, NczVariable *variable,
+                                 const guint64 *chunk_indices, guint n_chunks,
+                                 GCancellable *cancellable, GError **error);
 gboolean nczarr_chunk_update (NczNczarrFormat *self, NczVariable *variable,
                               const guint64 *chunk_index, NczChunkUpdateFunc func,
                               gpointer user_data, gboolean shared, gint64 timeout_ms,

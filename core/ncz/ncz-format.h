@@ -122,6 +122,13 @@ typedef GBytes *(*NczChunkUpdateFunc) (GBytes *old, gpointer user_data, GError *
  *   a conditional write retried on conflict; see docs/concurrency.md).
  *   @func may be called more than once. The default reads and writes
  *   with @read_chunk and @write_chunk, which guards against nothing.
+ * @query_chunks: optional; what is stored of @n_chunks chunks at the
+ *   indices of @chunk_indices (as for @read_chunks): a #GArray of
+ *   @n_chunks #gint64, the size in bytes of each chunk as stored
+ *   (compressed), or -1 for a chunk never written. A format keeps the
+ *   requests in flight together where it can. The default fails with
+ *   %NCZ_BACKEND_ERROR_UNSUPPORTED. May be called from several threads
+ *   at once.
  *
  * A format backend. Instances are created per dataset with the construct
  * properties "url" (#NczUrl) and "store" (#NczStore, %NULL for formats
@@ -232,9 +239,15 @@ struct _NczFormatInterface
                                 gpointer            user_data,
                                 GCancellable       *cancellable,
                                 GError            **error);
+  GArray *     (*query_chunks) (NczFormat      *self,
+                                NczVariable    *variable,
+                                const guint64  *chunk_indices,
+                                guint           n_chunks,
+                                GCancellable   *cancellable,
+                                GError        **error);
 
   /*< private >*/
-  gpointer padding[10];
+  gpointer padding[9];
 };
 
 NCZ_AVAILABLE_IN_ALL
@@ -274,6 +287,11 @@ gboolean ncz_format_write_chunks (NczFormat *self, NczVariable *variable,
                                   const guint64 *chunk_indices, gsize n_values,
                                   GBytes * const *data, guint n_chunks,
                                   GCancellable *cancellable, GError **error);
+NCZ_AVAILABLE_IN_ALL
+GArray *ncz_format_query_chunks (NczFormat *self, NczVariable *variable,
+                                 const guint64 *chunk_indices, gsize n_values,
+                                 guint n_chunks,
+                                 GCancellable *cancellable, GError **error);
 NCZ_AVAILABLE_IN_ALL
 gboolean ncz_format_read_slab (NczFormat *self, NczVariable *variable,
                                const guint64 *start, const guint64 *count,

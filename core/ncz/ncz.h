@@ -15,6 +15,7 @@
 #include <ncz/ncz-attribute.h>
 #include <ncz/ncz-dimension.h>
 #include <ncz/ncz-variable.h>
+#include <ncz/ncz-chunk-info.h>
 #include <ncz/ncz-group.h>
 #include <ncz/ncz-dataset.h>
 #include <ncz/ncz-format.h>

@@ -63,6 +63,8 @@ reset_counts (void)
   n_loaded = n_failed = n_preview = n_full = 0;
 }
 
+static void spin (guint ms);
+
 static gboolean
 wake (gpointer data)
 {
@@ -79,11 +81,9 @@ wait_loaded (guint n)
   while ((n_loaded < n || nb_data_view_is_loading (view)) && n_failed == 0
          && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
-  /* let the frame be laid out and drawn */
-  for (int i = 0; i < 5; i++)
-    while (g_main_context_iteration (NULL, FALSE))
-      ;
   g_source_remove (tick);
+  /* let the frame be laid out and drawn */
+  spin (100);
   g_assert_cmpuint (n_failed, ==, 0);
   g_assert_cmpuint (n_loaded, >=, n);
 }

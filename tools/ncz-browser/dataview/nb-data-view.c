@@ -741,7 +741,16 @@ load_chunks (NbDataView *self)
   start = g_newa (guint64, n);
   count = g_newa (guint64, n);
   stride = g_newa (gint64, n);
+  /* the box of the chunk grid the slice crosses */
   slice_geometry (self, start, count, stride, 1);
+  for (guint d = 0; d < n; d++)
+    {
+      guint64 c = MAX (cs[d], 1), first = start[d] / c;
+      guint64 last = (start[d] + MAX (count[d], 1) - 1) / c;
+
+      start[d] = first;
+      count[d] = last - first + 1;
+    }
   job->self = g_object_ref (self);
   job->generation = self->generation;
   ncz_variable_query_chunks_async (self->variable, start, n, count, n, self->cancellable,

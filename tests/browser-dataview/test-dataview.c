@@ -298,6 +298,27 @@ expected_rgb (double value, guint8 rgb[3])
   nb_colormap_lookup ("viridis", (value - lo) / (hi - lo), rgb);
 }
 
+
+/* Renders the whole window to a PNG in the artifact folder */
+static void
+screenshot (const char *name)
+{
+  g_autofree char *path = artifact (name);
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+  int w = gtk_widget_get_width (window), h = gtk_widget_get_height (window);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  g_assert_nonnull (renderer);
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
 static GtkWidget *
 find_by_name (GtkWidget *root, const char *name)
 {
@@ -340,6 +361,7 @@ test_image (void)
   g_assert_cmpfloat (hi, >, 300);
   g_assert_cmpfloat (hi, <, 329);
 
+  screenshot ("dataview-window-image.png");
   g_assert_true (nb_data_view_export_png (view, png, &error));
   g_assert_no_error (error);
   surface = cairo_image_surface_create_from_png (png);
@@ -555,6 +577,7 @@ test_table (void)
   wait_loaded (1);
   model = nb_table_view_get_model (NB_TABLE_VIEW (nb_data_view_get_table_view (view)));
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 30 * 40);
+  screenshot ("dataview-window-table.png");
   row = g_list_model_get_item (model, 10 * 40 + 5);
   g_assert_cmpstr (nb_value_row_get_index_text (row), ==, "[1, 10, 5]");
   g_assert_cmpstr (nb_value_row_get_value_text (row), ==, "1105");
@@ -581,6 +604,7 @@ test_chunks (void)
   reset_counts ();
   nb_data_view_set_page (view, "chunks");
   wait_loaded (1);
+  screenshot ("dataview-window-chunks.png");
   nb_chunk_map_get_counts (map, &n_stored, &n_missing);
   g_assert_cmpuint (n_stored, ==, 3);
   g_assert_cmpuint (n_missing, ==, 13);

@@ -1277,7 +1277,6 @@ static void
 nb_data_view_init (NbDataView *self)
 {
   GtkWidget *image_page, *overlay, *bottom, *range_box;
-  GtkStackPage *page;
 
   self->page = g_strdup ("image");
   self->colormap = g_strdup ("viridis");
@@ -1296,7 +1295,7 @@ nb_data_view_init (NbDataView *self)
   self->toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   gtk_widget_add_css_class (self->toolbar, "toolbar");
   self->stack = gtk_stack_new ();
-  gtk_stack_set_transition_type (GTK_STACK (self->stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE);
+  gtk_stack_set_transition_type (GTK_STACK (self->stack), GTK_STACK_TRANSITION_TYPE_NONE);
   self->switcher = gtk_stack_switcher_new ();
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (self->switcher), GTK_STACK (self->stack));
   gtk_box_append (GTK_BOX (self->toolbar), self->switcher);
@@ -1317,24 +1316,48 @@ nb_data_view_init (NbDataView *self)
   gtk_box_append (GTK_BOX (self->toolbar), self->cmap_drop);
   g_signal_connect (self->cmap_drop, "notify::selected", G_CALLBACK (on_colormap_selected), self);
 
-  range_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  self->auto_check = gtk_check_button_new_with_label ("Auto range");
-  gtk_widget_set_tooltip_text (self->auto_check, "2nd to 98th percentile of the valid values");
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->auto_check), TRUE);
-  self->min_spin = gtk_spin_button_new_with_range (-1e300, 1e300, 1);
-  self->max_spin = gtk_spin_button_new_with_range (-1e300, 1e300, 1);
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->min_spin), 3);
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->max_spin), 3);
-  gtk_editable_set_width_chars (GTK_EDITABLE (self->min_spin), 8);
-  gtk_editable_set_width_chars (GTK_EDITABLE (self->max_spin), 8);
-  gtk_widget_set_sensitive (self->min_spin, FALSE);
-  gtk_widget_set_sensitive (self->max_spin, FALSE);
-  gtk_box_append (GTK_BOX (range_box), self->auto_check);
-  gtk_box_append (GTK_BOX (range_box), self->min_spin);
-  gtk_box_append (GTK_BOX (range_box), self->max_spin);
-  gtk_widget_set_hexpand (range_box, TRUE);
-  gtk_widget_set_halign (range_box, GTK_ALIGN_END);
-  gtk_box_append (GTK_BOX (self->toolbar), range_box);
+  /* the range, in a popover */
+  {
+    GtkWidget *grid = gtk_grid_new ();
+    GtkWidget *popover = gtk_popover_new ();
+    GtkWidget *min_label = gtk_label_new ("Minimum");
+    GtkWidget *max_label = gtk_label_new ("Maximum");
+
+    self->auto_check = gtk_check_button_new_with_label ("Automatic (2nd\u201398th percentile)");
+    gtk_check_button_set_active (GTK_CHECK_BUTTON (self->auto_check), TRUE);
+    self->min_spin = gtk_spin_button_new_with_range (-1e300, 1e300, 1);
+    self->max_spin = gtk_spin_button_new_with_range (-1e300, 1e300, 1);
+    gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->min_spin), 3);
+    gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->max_spin), 3);
+    gtk_editable_set_width_chars (GTK_EDITABLE (self->min_spin), 10);
+    gtk_editable_set_width_chars (GTK_EDITABLE (self->max_spin), 10);
+    gtk_widget_set_sensitive (self->min_spin, FALSE);
+    gtk_widget_set_sensitive (self->max_spin, FALSE);
+    gtk_label_set_xalign (GTK_LABEL (min_label), 0);
+    gtk_label_set_xalign (GTK_LABEL (max_label), 0);
+    gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
+    gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+    gtk_widget_set_margin_start (grid, 6);
+    gtk_widget_set_margin_end (grid, 6);
+    gtk_widget_set_margin_top (grid, 6);
+    gtk_widget_set_margin_bottom (grid, 6);
+    gtk_grid_attach (GTK_GRID (grid), self->auto_check, 0, 0, 2, 1);
+    gtk_grid_attach (GTK_GRID (grid), min_label, 0, 1, 1, 1);
+    gtk_grid_attach (GTK_GRID (grid), self->min_spin, 1, 1, 1, 1);
+    gtk_grid_attach (GTK_GRID (grid), max_label, 0, 2, 1, 1);
+    gtk_grid_attach (GTK_GRID (grid), self->max_spin, 1, 2, 1, 1);
+    gtk_popover_set_child (GTK_POPOVER (popover), grid);
+    range_box = gtk_menu_button_new ();
+    gtk_menu_button_set_label (GTK_MENU_BUTTON (range_box), "Range");
+    gtk_menu_button_set_popover (GTK_MENU_BUTTON (range_box), popover);
+    gtk_widget_set_tooltip_text (range_box, "Colour range");
+    gtk_box_append (GTK_BOX (self->toolbar), range_box);
+  }
+  {
+    GtkWidget *spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+    gtk_widget_set_hexpand (spacer, TRUE);
+    gtk_box_append (GTK_BOX (self->toolbar), spacer);
+  }
   g_signal_connect (self->auto_check, "toggled", G_CALLBACK (on_range_edited), self);
   g_signal_connect (self->min_spin, "value-changed", G_CALLBACK (on_range_edited), self);
   g_signal_connect (self->max_spin, "value-changed", G_CALLBACK (on_range_edited), self);
@@ -1368,8 +1391,7 @@ nb_data_view_init (NbDataView *self)
   gtk_widget_add_css_class (self->readout, "caption");
   gtk_box_append (GTK_BOX (image_page), self->readout);
 
-  page = gtk_stack_add_titled (GTK_STACK (self->stack), image_page, "image", "Image");
-  gtk_stack_page_set_icon_name (page, "image-x-generic-symbolic");
+  gtk_stack_add_titled (GTK_STACK (self->stack), image_page, "image", "Image");
   self->plot_view = nb_plot_view_new ();
   gtk_stack_add_titled (GTK_STACK (self->stack), self->plot_view, "plot", "Plot");
   self->table_view = nb_table_view_new ();

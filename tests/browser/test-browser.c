@@ -131,6 +131,8 @@ new_window (void)
   NbWindow *win;
   close_windows ();
   win = nb_window_new (GTK_APPLICATION (app));
+  /* room for the tree, the data and the details side by side */
+  gtk_window_set_default_size (GTK_WINDOW (win), 1720, 940);
   gtk_window_present (GTK_WINDOW (win));
   wait_until (is_mapped, win);
   return win;

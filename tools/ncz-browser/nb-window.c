@@ -32,6 +32,8 @@ struct _NbWindow
   GtkWidget *error_page;
   GtkWidget *tree;
   GtkWidget *details;
+  GtkWidget *flap;
+  GtkWidget *details_button;
   GtkWidget *data_stack;       /* "none" or "data" */
   GtkWidget *data_view;        /* NbDataView, or the placeholder page */
   GtkWidget *controls;
@@ -109,6 +111,13 @@ static void
 show_resting_page (NbWindow *self)
 {
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), self->dataset ? "browser" : "empty");
+}
+
+static void
+page_changed (GtkStack *stack, GParamSpec *pspec, NbWindow *self)
+{
+  gtk_widget_set_visible (self->details_button,
+                          g_strcmp0 (gtk_stack_get_visible_child_name (stack), "browser") == 0);
 }
 
 /* ---- recent datasets ---- */
@@ -472,7 +481,12 @@ show_variable (NbWindow *self, NczVariable *var)
   gtk_widget_set_visible (self->axes_box, self->n_dims >= 2);
   gtk_widget_set_visible (self->play_button, self->n_dims >= 3);
   rebuild_sliders (self);
+#ifdef NB_HAVE_DATAVIEW
+  /* the data view has its own controls, which call the same API */
+  gtk_widget_set_visible (self->controls, FALSE);
+#else
   gtk_widget_set_visible (self->controls, var != NULL);
+#endif
 
 #ifdef NB_HAVE_DATAVIEW
   nb_data_view_set_variable (VIEW (self), var);
@@ -616,9 +630,14 @@ act_set_index (GSimpleAction *a, GVariant *p, gpointer user_data)
   guint64 index;
   GtkRange *range;
   g_variant_get (p, "(ut)", &dim, &index);
-  if (dim >= self->sliders->len || !(range = g_ptr_array_index (self->sliders, dim)))
+  if (!self->variable || dim >= self->n_dims)
     return;
-  gtk_range_set_value (range, (double) index);   /* slider_changed passes it on */
+  if (dim < self->sliders->len && (range = g_ptr_array_index (self->sliders, dim)))
+    gtk_range_set_value (range, (double) index);   /* slider_changed passes it on */
+#ifdef NB_HAVE_DATAVIEW
+  else
+    nb_data_view_set_index (VIEW (self), dim, index);
+#endif
 }
 
 static void
@@ -712,6 +731,12 @@ act_play (GSimpleAction *a, GVariant *p, gpointer user_data)
 {
   NbWindow *self = user_data;
   gboolean play = g_variant_get_boolean (p);
+#ifdef NB_HAVE_DATAVIEW
+  /* the view animates, one slice after the other is shown */
+  nb_data_view_set_playing (VIEW (self), play);
+  g_simple_action_set_state (a, g_variant_new_boolean (nb_data_view_get_playing (VIEW (self))));
+  return;
+#endif
   if (play && self->n_dims < 3)
     play = FALSE;
   g_simple_action_set_state (a, g_variant_new_boolean (play));
@@ -775,6 +800,29 @@ on_drop (GtkDropTarget *target, const GValue *value, double x, double y, NbWindo
     }
   return FALSE;
 }
+
+#ifdef NB_HAVE_DATAVIEW
+static void
+view_state_changed (GObject *view, GParamSpec *pspec, NbWindow *self)
+{
+  GAction *action;
+  if (g_str_equal (pspec->name, "playing"))
+    {
+      action = g_action_map_lookup_action (G_ACTION_MAP (self), "play");
+      g_simple_action_set_state (G_SIMPLE_ACTION (action),
+                                 g_variant_new_boolean (nb_data_view_get_playing (NB_DATA_VIEW (view))));
+    }
+  else
+    {
+      g_autofree char *value = NULL;
+      g_object_get (view, pspec->name, &value, NULL);
+      action = g_action_map_lookup_action (G_ACTION_MAP (self),
+                                           g_str_equal (pspec->name, "page") ? "set-page" : "set-colormap");
+      if (value)
+        g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (value));
+    }
+}
+#endif
 
 /* ---- construction ---- */
 
@@ -925,8 +973,8 @@ build_data_area (NbWindow *self)
   gtk_box_append (GTK_BOX (self->controls), bar);
   self->sliders_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_append (GTK_BOX (self->controls), self->sliders_box);
+  gtk_box_append (GTK_BOX (self->controls), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
   gtk_box_append (GTK_BOX (box), self->controls);
-  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
 
   self->data_stack = gtk_stack_new ();
   gtk_widget_set_vexpand (self->data_stack, TRUE);
@@ -936,6 +984,9 @@ build_data_area (NbWindow *self)
   gtk_stack_add_named (GTK_STACK (self->data_stack), none, "none");
 #ifdef NB_HAVE_DATAVIEW
   self->data_view = nb_data_view_new ();
+  g_signal_connect_object (self->data_view, "notify::page", G_CALLBACK (view_state_changed), self, 0);
+  g_signal_connect_object (self->data_view, "notify::colormap", G_CALLBACK (view_state_changed), self, 0);
+  g_signal_connect_object (self->data_view, "notify::playing", G_CALLBACK (view_state_changed), self, 0);
 #else
   self->data_view = adw_status_page_new ();
   adw_status_page_set_icon_name (ADW_STATUS_PAGE (self->data_view), "image-missing-symbolic");
@@ -950,7 +1001,7 @@ static GtkWidget *
 build_browser (NbWindow *self)
 {
   GtkWidget *outer = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  GtkWidget *inner = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *inner = adw_flap_new ();
   GtkWidget *sidebar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
   self->tree = nb_tree_new ();
@@ -963,11 +1014,16 @@ build_browser (NbWindow *self)
   self->details = nb_details_new ();
   gtk_widget_add_css_class (self->details, "nb-details");
 
-  gtk_paned_set_start_child (GTK_PANED (inner), build_data_area (self));
-  gtk_paned_set_end_child (GTK_PANED (inner), self->details);
-  gtk_paned_set_resize_end_child (GTK_PANED (inner), FALSE);
-  gtk_paned_set_shrink_end_child (GTK_PANED (inner), FALSE);
-  gtk_widget_set_size_request (self->details, 340, -1);
+  /* the details beside the data, folded over it when the window is too
+   * narrow for both; the header's details button shows or hides them */
+  self->flap = inner;
+  adw_flap_set_content (ADW_FLAP (inner), build_data_area (self));
+  adw_flap_set_flap (ADW_FLAP (inner), self->details);
+  adw_flap_set_separator (ADW_FLAP (inner), gtk_separator_new (GTK_ORIENTATION_VERTICAL));
+  adw_flap_set_flap_position (ADW_FLAP (inner), GTK_PACK_END);
+  adw_flap_set_fold_policy (ADW_FLAP (inner), ADW_FLAP_FOLD_POLICY_AUTO);
+  adw_flap_set_swipe_to_open (ADW_FLAP (inner), FALSE);
+  gtk_widget_set_size_request (self->details, 330, -1);
 
   gtk_paned_set_start_child (GTK_PANED (outer), sidebar);
   gtk_paned_set_end_child (GTK_PANED (outer), inner);
@@ -993,7 +1049,7 @@ nb_window_init (NbWindow *self)
   self->sliders = g_ptr_array_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
 
-  gtk_window_set_default_size (GTK_WINDOW (self), 1280, 800);
+  gtk_window_set_default_size (GTK_WINDOW (self), 1500, 900);
   gtk_window_set_icon_name (GTK_WINDOW (self), NB_APPLICATION_ID);
 
   self->title = adw_window_title_new ("Ncz Browser", NULL);
@@ -1019,6 +1075,10 @@ nb_window_init (NbWindow *self)
   gtk_menu_button_set_primary (GTK_MENU_BUTTON (menu_button), TRUE);
   gtk_widget_set_tooltip_text (menu_button, "Main Menu");
   adw_header_bar_pack_end (ADW_HEADER_BAR (header), menu_button);
+  self->details_button = gtk_toggle_button_new ();
+  gtk_button_set_icon_name (GTK_BUTTON (self->details_button), "sidebar-show-right-symbolic");
+  gtk_widget_set_tooltip_text (self->details_button, "Show Details");
+  adw_header_bar_pack_end (ADW_HEADER_BAR (header), self->details_button);
   g_object_unref (open_menu);
   g_object_unref (primary);
 
@@ -1029,7 +1089,12 @@ nb_window_init (NbWindow *self)
   gtk_stack_add_named (GTK_STACK (self->stack), build_loading_page (self), "loading");
   gtk_stack_add_named (GTK_STACK (self->stack), build_error_page (self), "error");
   gtk_stack_add_named (GTK_STACK (self->stack), build_browser (self), "browser");
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->details_button), TRUE);
+  g_object_bind_property (self->details_button, "active", self->flap, "reveal-flap",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "empty");
+  g_signal_connect (self->stack, "notify::visible-child-name", G_CALLBACK (page_changed), self);
+  page_changed (GTK_STACK (self->stack), NULL, self);
 
   gtk_box_append (GTK_BOX (box), header);
   gtk_box_append (GTK_BOX (box), self->stack);

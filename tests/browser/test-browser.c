@@ -753,6 +753,54 @@ test_data_actions (void)
   close_windows ();
 }
 
+#ifdef NB_HAVE_DATAVIEW
+static void
+count_failed (GtkWidget *view, GError *error, int *n)
+{
+  (*n)++;
+}
+
+/* the selection changes while the view is reading from a slow store: the
+ * first read is dropped, the second variable's picture is shown, and
+ * nothing reports an error */
+static void
+test_select_during_slow_read (void)
+{
+  g_autofree char *url = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  NbWindow *win;
+  NbDataView *view;
+  int failed = 0;
+
+  if (!g_getenv ("NB_TEST_HAVE_LATENCY_STORE"))
+    {
+      g_test_skip ("no slow store in this build");
+      return;
+    }
+  url = g_strdup_printf ("file://%s/made.nczarr#mode=nczarr,file&store=slowfile&latency_ms=300&latency_data_only=1", workdir);
+  win = open_url (url, &error);
+  g_assert_no_error (error);
+  view = NB_DATA_VIEW (nb_window_get_data_view (win));
+  g_signal_connect (view, "load-failed", G_CALLBACK (count_failed), &failed);
+  select_node (win, "/temperature");
+  g_assert_true (nb_data_view_is_loading (view));
+  select_node (win, "/forecast/pressure");
+  g_assert_true (nb_data_view_get_variable (view) == NCZ_VARIABLE (nb_window_get_selected (win)));
+  wait_until (view_idle, win);
+  g_assert_true (nb_data_view_get_variable (view) == NCZ_VARIABLE (nb_window_get_selected (win)));
+  g_assert_cmpint (failed, ==, 0);
+  g_assert_null (nb_window_get_error_message (win));
+  g_free (screenshot (win, "slow-reselected"));
+  /* the current view exported */
+  out = g_build_filename (workdir, "export.png", NULL);
+  activate (win, "export", g_variant_new_string (out));
+  g_assert_null (nb_window_get_error_message (win));
+  g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
+  close_windows ();
+}
+#endif
+
 /* ---- recent datasets ---- */
 
 static void
@@ -840,6 +888,9 @@ main (int argc, char **argv)
   g_test_add_func ("/browser/cancel-open", test_cancel_open);
   g_test_add_func ("/browser/data-actions", test_data_actions);
   g_test_add_func ("/browser/recent", test_recent);
+#ifdef NB_HAVE_DATAVIEW
+  g_test_add_func ("/browser/select-during-slow-read", test_select_during_slow_read);
+#endif
   status = g_test_run ();
 
   close_windows ();

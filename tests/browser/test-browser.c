@@ -801,6 +801,67 @@ test_select_during_slow_read (void)
 }
 #endif
 
+/* ---- the URL dialog ---- */
+
+static AdwMessageDialog *
+find_message_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (toplevels, i);
+      if (ADW_IS_MESSAGE_DIALOG (w) && gtk_widget_get_visible (w))
+        return ADW_MESSAGE_DIALOG (w);
+    }
+  return NULL;
+}
+
+static gboolean
+has_dialog (gpointer data)
+{
+  return find_message_dialog () != NULL;
+}
+
+static void
+test_open_url_dialog (void)
+{
+  g_autofree char *url = g_strdup_printf ("file://%s/made.zarr#mode=zarr,file", workdir);
+  NbWindow *win = new_window ();
+  OpenResult r = { 0 };
+  AdwMessageDialog *dialog;
+  GtkWidget *entry;
+
+  g_signal_connect (win, "open-finished", G_CALLBACK (on_open_finished), &r);
+  activate (win, "open-url", NULL);
+  wait_until (has_dialog, NULL);
+  dialog = find_message_dialog ();
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (win));
+  entry = adw_message_dialog_get_extra_child (dialog);
+  g_assert_true (GTK_IS_ENTRY (entry));
+  gtk_editable_set_text (GTK_EDITABLE (entry), url);
+  settle (win);
+  /* what its Open button does: the response, then the dialog closes */
+  adw_message_dialog_response (dialog, "open");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  wait_until (open_done, &r);
+  g_assert_no_error (r.error);
+  g_assert_nonnull (nb_window_get_dataset (win));
+  g_assert_cmpstr (ncz_dataset_get_url_string (nb_window_get_dataset (win)), ==, url);
+  g_assert_null (find_message_dialog ());
+
+  /* cancelled: nothing is opened */
+  r.done = FALSE;
+  activate (win, "open-url", NULL);
+  wait_until (has_dialog, NULL);
+  dialog = find_message_dialog ();
+  adw_message_dialog_response (dialog, "cancel");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  settle (win);
+  g_assert_false (r.done);
+  g_assert_null (find_message_dialog ());
+  close_windows ();
+}
+
 /* ---- recent datasets ---- */
 
 static void
@@ -888,6 +949,7 @@ main (int argc, char **argv)
   g_test_add_func ("/browser/cancel-open", test_cancel_open);
   g_test_add_func ("/browser/data-actions", test_data_actions);
   g_test_add_func ("/browser/recent", test_recent);
+  g_test_add_func ("/browser/open-url-dialog", test_open_url_dialog);
 #ifdef NB_HAVE_DATAVIEW
   g_test_add_func ("/browser/select-during-slow-read", test_select_during_slow_read);
 #endif

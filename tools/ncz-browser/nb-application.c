@@ -131,7 +131,7 @@ nb_application_local_command_line (GApplication *app, char ***arguments, int *ex
   for (i = 1; argv[i]; i++)
     if (g_str_equal (argv[i], "--help") || g_str_equal (argv[i], "-h"))
       {
-        g_print ("Usage: ncz-browser [PATH-OR-URL…]\n\n"
+        g_print ("Usage: ncz-browser [PATH-OR-URL...]\n\n"
                  "Browse netCDF-4, Zarr and NCZarr datasets.\n"
                  "A PATH-OR-URL is a path (directory store, .zip, .nc), or a file://, s3:// or\n"
                  "https:// URL, with #mode=… where the store needs it.\n");

@@ -882,7 +882,7 @@ build_loading_page (NbWindow *self)
   self->loading_page = adw_status_page_new ();
   adw_status_page_set_title (ADW_STATUS_PAGE (self->loading_page), "Opening…");
   gtk_spinner_start (GTK_SPINNER (spinner));
-  gtk_widget_set_size_request (spinner, 32, 32);
+  gtk_widget_set_size_request (spinner, 48, 48);
   gtk_box_append (GTK_BOX (box), spinner);
   gtk_box_append (GTK_BOX (box), cancel);
   adw_status_page_set_child (ADW_STATUS_PAGE (self->loading_page), box);

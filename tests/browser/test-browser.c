@@ -801,6 +801,65 @@ test_select_during_slow_read (void)
 }
 #endif
 
+/* ---- drag and drop ---- */
+
+static GtkDropTarget *
+find_drop_target (NbWindow *win)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (win));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_DROP_TARGET (c))
+        return GTK_DROP_TARGET (c);
+    }
+  return NULL;
+}
+
+static void
+drop_and_wait (NbWindow *win, const GValue *value, OpenResult *r)
+{
+  GtkDropTarget *target = find_drop_target (win);
+  gboolean accepted = FALSE;
+  g_assert_nonnull (target);
+  r->done = FALSE;
+  g_signal_emit_by_name (target, "drop", value, 10.0, 10.0, &accepted);
+  g_assert_true (accepted);
+  wait_until (open_done, r);
+}
+
+static void
+test_drop (void)
+{
+  g_autofree char *dir = g_build_filename (workdir, "made.nczarr", NULL);
+  g_autofree char *url = g_strdup_printf ("file://%s/made.zarr#mode=zarr,file", workdir);
+  g_autoptr(GFile) file = g_file_new_for_path (dir);
+  NbWindow *win = new_window ();
+  OpenResult r = { 0 };
+  GValue value = G_VALUE_INIT;
+  GSList *files = g_slist_prepend (NULL, file);
+
+  g_signal_connect (win, "open-finished", G_CALLBACK (on_open_finished), &r);
+  /* a folder from the file manager: the library finds the store in it */
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_set_boxed (&value, files);
+  drop_and_wait (win, &value, &r);
+  g_value_unset (&value);
+  g_slist_free (files);
+  g_assert_no_error (r.error);
+  g_assert_nonnull (nb_window_get_dataset (win));
+  assert_tree_has (win, made_names);
+
+  /* a URL as text */
+  g_value_init (&value, G_TYPE_STRING);
+  g_value_set_string (&value, url);
+  drop_and_wait (win, &value, &r);
+  g_value_unset (&value);
+  g_assert_no_error (r.error);
+  g_assert_cmpstr (ncz_dataset_get_url_string (nb_window_get_dataset (win)), ==, url);
+  close_windows ();
+}
+
 /* ---- the URL dialog ---- */
 
 static AdwMessageDialog *
@@ -950,6 +1009,7 @@ main (int argc, char **argv)
   g_test_add_func ("/browser/data-actions", test_data_actions);
   g_test_add_func ("/browser/recent", test_recent);
   g_test_add_func ("/browser/open-url-dialog", test_open_url_dialog);
+  g_test_add_func ("/browser/drop", test_drop);
 #ifdef NB_HAVE_DATAVIEW
   g_test_add_func ("/browser/select-during-slow-read", test_select_during_slow_read);
 #endif

@@ -335,6 +335,12 @@ check_made (NbWindow *win, const char *kind)
 
   /* the root group is selected on open */
   assert_detail (win, "kind", "Root group");
+  assert_detail (win, "title", "Root Group");
+  {
+    g_autofree char *format = detail (win, "format");
+    const char *expected = g_str_equal (kind, "zarr") ? "zarr" : g_str_equal (kind, "netcdf4") ? "hdf5" : "nczarr";
+    g_assert_cmpstr (format, ==, expected);
+  }
   assert_detail_contains (win, "attributes", "title = ");
   assert_detail_contains (win, "attributes", "Browser test dataset");
   assert_detail_contains (win, "dimension-list", "time");

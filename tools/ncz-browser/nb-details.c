@@ -35,6 +35,7 @@ static GParamSpec *props[N_PROPS];
 
 static const struct { const char *key; const char *title; } summary_keys[] = {
   { "kind", "Kind" },
+  { "format", "Format" },
   { "type", "Data Type" },
   { "shape", "Shape" },
   { "dimensions", "Dimensions" },
@@ -273,10 +274,13 @@ nb_details_set_node (NbDetails *self, GObject *node)
       g_autofree char *contents = g_strdup_printf ("%u variable%s, %u group%s",
                                                    vars->len, vars->len == 1 ? "" : "s",
                                                    groups->len, groups->len == 1 ? "" : "s");
-      const char *name = ncz_group_get_name (group);
-      gtk_label_set_text (GTK_LABEL (self->title), name && *name ? name : "Root Group");
-      gtk_label_set_text (GTK_LABEL (self->subtitle), full);
-      set_value (self, "kind", ncz_group_get_parent (group) ? "Group" : "Root group");
+      NczDataset *dataset = ncz_group_get_dataset (group);
+      gboolean root = ncz_group_get_parent (group) == NULL;
+      gtk_label_set_text (GTK_LABEL (self->title), root ? "Root Group" : ncz_group_get_name (group));
+      gtk_label_set_text (GTK_LABEL (self->subtitle), root && dataset ? ncz_dataset_get_url_string (dataset) : full);
+      set_value (self, "kind", root ? "Root group" : "Group");
+      if (root && dataset)
+        set_value (self, "format", ncz_dataset_get_format_name (dataset));
       set_value (self, "contents", contents);
       show_list (self->attributes_group, self->attributes_list,
                  ncz_group_get_attribute_list (group), attribute_row);

@@ -53,6 +53,7 @@ struct _NbDataView
   GtkWidget *y_drop;
   GtkWidget *x_drop;
   GtkWidget *cmap_drop;
+  GtkWidget *range_button;
   GtkWidget *auto_check;
   GtkWidget *min_spin;
   GtkWidget *max_spin;
@@ -200,9 +201,15 @@ is_image_page (NbDataView *self)
 
 /* The page to show in the stack: the placeholder when the page cannot
  * show this variable */
+static gboolean is_image_page (NbDataView *self);
+
 static void
 show_page (NbDataView *self, const char *message)
 {
+  /* colour map and range belong to the image */
+  gtk_widget_set_visible (self->cmap_drop, is_image_page (self));
+  gtk_widget_set_visible (self->range_button, is_image_page (self));
+
   if (message != NULL)
     {
       gtk_label_set_text (GTK_LABEL (self->placeholder), message);
@@ -1352,6 +1359,7 @@ nb_data_view_init (NbDataView *self)
     gtk_menu_button_set_popover (GTK_MENU_BUTTON (range_box), popover);
     gtk_widget_set_tooltip_text (range_box, "Colour range");
     gtk_box_append (GTK_BOX (self->toolbar), range_box);
+    self->range_button = range_box;
   }
   {
     GtkWidget *spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);

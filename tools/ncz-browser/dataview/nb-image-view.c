@@ -119,7 +119,7 @@ nb_image_view_draw (NbImageView *self, cairo_t *cr, int width, int height)
   cairo_set_source_surface (cr, self->surface, 0, 0);
   pattern = cairo_get_source (cr);
   cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
-  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_PAD);
+  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_NONE);
   cairo_paint (cr);
   cairo_restore (cr);
 }

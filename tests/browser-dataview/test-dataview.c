@@ -427,6 +427,33 @@ test_image (void)
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (min_label)), ==, lo_text);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (max_label)), ==, hi_text);
 
+  /* zoomed 4 times about cell (16, 18): cells are 4 times wider and
+   * still drawn in their colour */
+  {
+    NbImageView *image = NB_IMAGE_VIEW (nb_data_view_get_image_view (view));
+    g_autofree char *zpng = artifact ("dataview-image-zoom.png");
+    int x0, x1, y0, z0, z1;
+    cairo_surface_t *zoomed;
+
+    cell_position (30, 16, 18, &x0, &y0);
+    cell_position (30, 16, 19, &x1, &y0);
+    nb_image_view_set_zoom (image, 4.0, 18.5, 30 - 16 - 0.5);
+    cell_position (30, 16, 18, &z0, &y0);
+    cell_position (30, 16, 19, &z1, &y0);
+    g_assert_cmpint (abs ((z1 - z0) - 4 * (x1 - x0)), <=, 2);
+    g_assert_true (nb_data_view_export_png (view, zpng, &error));
+    zoomed = cairo_image_surface_create_from_png (zpng);
+    for (guint i = 17; i <= 20; i++)
+      {
+        cell_position (30, 16, i, &px, &py);
+        get_pixel (zoomed, px, py, got);
+        expected_rgb (i + 160.0, want);
+        g_assert_true (pixel_close (got, want, 2));
+      }
+    cairo_surface_destroy (zoomed);
+    nb_image_view_reset_zoom (image);
+  }
+
   /* the readout: value, indices and coordinates */
   readout = nb_data_view_describe_point (view, 4, 6);
   g_assert_nonnull (strstr (readout, "grad = 46"));

@@ -427,6 +427,33 @@ test_image (void)
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (min_label)), ==, lo_text);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (max_label)), ==, hi_text);
 
+  /* zoomed 4 times about cell (16, 18): cells are 4 times wider and
+   * still drawn in their colour */
+  {
+    NbImageView *image = NB_IMAGE_VIEW (nb_data_view_get_image_view (view));
+    g_autofree char *zpng = artifact ("dataview-image-zoom.png");
+    int x0, x1, y0, z0, z1;
+    cairo_surface_t *zoomed;
+
+    cell_position (30, 16, 18, &x0, &y0);
+    cell_position (30, 16, 19, &x1, &y0);
+    nb_image_view_set_zoom (image, 4.0, 18.5, 30 - 16 - 0.5);
+    cell_position (30, 16, 18, &z0, &y0);
+    cell_position (30, 16, 19, &z1, &y0);
+    g_assert_cmpint (abs ((z1 - z0) - 4 * (x1 - x0)), <=, 2);
+    g_assert_true (nb_data_view_export_png (view, zpng, &error));
+    zoomed = cairo_image_surface_create_from_png (zpng);
+    for (guint i = 17; i <= 20; i++)
+      {
+        cell_position (30, 16, i, &px, &py);
+        get_pixel (zoomed, px, py, got);
+        expected_rgb (i + 160.0, want);
+        g_assert_true (pixel_close (got, want, 2));
+      }
+    cairo_surface_destroy (zoomed);
+    nb_image_view_reset_zoom (image);
+  }
+
   /* the readout: value, indices and coordinates */
   readout = nb_data_view_describe_point (view, 4, 6);
   g_assert_nonnull (strstr (readout, "grad = 46"));
@@ -528,6 +555,52 @@ test_progressive (void)
   nb_data_view_set_playing (view, FALSE);
   wait_loaded (1);
   g_assert_cmpuint (n_failed, ==, 0);
+}
+
+/* A store that waits before each read: the slice changes while the
+ * reads of the previous ones are in flight */
+static void
+test_slow_store (void)
+{
+#ifdef NB_HAVE_LATENCY_STORE
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = g_strdup_printf ("file://%s/view.zarr#mode=nczarr,file&store=slowfile&latency_ms=40",
+                                          scratch);
+  g_autoptr(NczDataset) slow = ncz_dataset_open (url, NCZ_OPEN_READ, NULL, &error);
+  g_autofree char *readout = NULL;
+  g_autofree char *png = artifact ("dataview-slow.png");
+  cairo_surface_t *surface;
+  guint8 got[3], want[3];
+  int px, py;
+
+  g_assert_no_error (error);
+  reset_counts ();
+  nb_data_view_set_variable (view, ncz_group_get_variable (ncz_dataset_get_root_group (slow), "grad"));
+  spin (30);
+  g_assert_true (nb_data_view_is_loading (view));
+  nb_data_view_set_index (view, 0, 1);
+  spin (30);
+  nb_data_view_set_index (view, 0, 3);
+  wait_loaded (1);
+  spin (300);
+  /* one picture, of t = 3, and no error */
+  g_assert_cmpuint (n_loaded, ==, 1);
+  g_assert_cmpuint (n_full, ==, 1);
+  g_assert_cmpuint (n_failed, ==, 0);
+  readout = nb_data_view_describe_point (view, 5, 5);
+  g_assert_nonnull (strstr (readout, "grad = 3055"));
+  g_assert_true (nb_data_view_export_png (view, png, &error));
+  g_assert_no_error (error);
+  surface = cairo_image_surface_create_from_png (png);
+  cell_position (30, 5, 5, &px, &py);
+  get_pixel (surface, px, py, got);
+  expected_rgb (3055, want);
+  g_assert_true (pixel_close (got, want, 2));
+  cairo_surface_destroy (surface);
+  nb_data_view_set_variable (view, NULL);
+#else
+  g_test_skip ("no latency store in this build");
+#endif
 }
 
 static void
@@ -659,6 +732,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/browser-dataview/image", test_image);
   g_test_add_func ("/browser-dataview/progressive", test_progressive);
+  g_test_add_func ("/browser-dataview/slow-store", test_slow_store);
   g_test_add_func ("/browser-dataview/plot", test_plot);
   g_test_add_func ("/browser-dataview/table", test_table);
   g_test_add_func ("/browser-dataview/chunks", test_chunks);

@@ -53,6 +53,7 @@ struct _NbDataView
   GtkWidget *y_drop;
   GtkWidget *x_drop;
   GtkWidget *cmap_drop;
+  GtkWidget *range_button;
   GtkWidget *auto_check;
   GtkWidget *min_spin;
   GtkWidget *max_spin;
@@ -200,9 +201,15 @@ is_image_page (NbDataView *self)
 
 /* The page to show in the stack: the placeholder when the page cannot
  * show this variable */
+static gboolean is_image_page (NbDataView *self);
+
 static void
 show_page (NbDataView *self, const char *message)
 {
+  /* colour map and range belong to the image */
+  gtk_widget_set_visible (self->cmap_drop, is_image_page (self));
+  gtk_widget_set_visible (self->range_button, is_image_page (self));
+
   if (message != NULL)
     {
       gtk_label_set_text (GTK_LABEL (self->placeholder), message);
@@ -241,6 +248,9 @@ typedef struct {
   guint64 step;
   gboolean full;
   guint64 full_step;
+  char *colormap;               /* what the worker's picture was made with */
+  gboolean auto_range;
+  double lo, hi;
 } ImageJob;
 
 static void start_image_read (NbDataView *self, guint64 step, gboolean full, guint64 full_step);
@@ -252,23 +262,9 @@ update_range_from_slice (NbDataView *self)
 
   if (!self->auto_range || self->slice == NULL)
     return;
-  lo = self->slice->p02;
-  hi = self->slice->p98;
-  if (isnan (lo) || isnan (hi))
-    {
-      lo = 0;
-      hi = 1;
-    }
-  if (!(hi > lo))
-    {
-      lo = self->slice->min;
-      hi = self->slice->max;
-    }
-  if (!(hi > lo))
-    {
-      lo = lo - 0.5;
-      hi = lo + 1.0;
-    }
+  nb_slice_auto_range (self->slice, &lo, &hi);
+  if (lo == self->range_min && hi == self->range_max)
+    return;
   self->range_min = lo;
   self->range_max = hi;
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_RANGE_MIN]);
@@ -279,67 +275,37 @@ update_range_from_slice (NbDataView *self)
   self->updating_controls = FALSE;
 }
 
-/* Colour-maps the slice into an RGB surface in display order */
+static void
+show_surface (NbDataView *self, cairo_surface_t *surface)
+{
+  g_autofree char *units = NULL;
+
+  nb_image_view_set_image (NB_IMAGE_VIEW (self->image_view), surface,
+                           (double) self->slice_w, (double) self->slice_h,
+                           (double) self->step, (double) self->step);
+  units = variable_units (self->variable);
+  nb_colorbar_set (NB_COLORBAR (self->colorbar), self->colormap, self->range_min,
+                   self->range_max, units);
+}
+
+/* Colour-maps the slice shown again (another colour map or range) */
 static void
 render_picture (NbDataView *self)
 {
   guint8 table[256][3], missing[3];
   cairo_surface_t *surface;
-  guint8 *pixels;
-  int stride_bytes;
-  guint64 h = self->pic_h, w = self->pic_w;
-  guint64 row_stride, col_stride;
-  double lo = self->range_min, span = self->range_max - self->range_min;
-  g_autofree char *units = NULL;
 
-  if (self->slice == NULL || h == 0 || w == 0)
+  if (self->slice == NULL || self->pic_h == 0 || self->pic_w == 0)
     {
       nb_image_view_clear (NB_IMAGE_VIEW (self->image_view));
       return;
     }
-
   nb_colormap_fill_table (self->colormap, table);
   nb_colormap_missing_rgb (missing);
-  row_stride = self->y_before_x ? w : 1;
-  col_stride = self->y_before_x ? 1 : h;
-  if (!(span > 0))
-    span = 1;
-
-  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) w, (int) h);
-  cairo_surface_flush (surface);
-  pixels = cairo_image_surface_get_data (surface);
-  stride_bytes = cairo_image_surface_get_stride (surface);
-  for (guint64 v = 0; v < h; v++)
-    {
-      guint64 row = self->flip_y ? h - 1 - v : v;
-      guint32 *out = (guint32 *) (pixels + v * stride_bytes);
-      const double *values = self->slice->values + row * row_stride;
-
-      for (guint64 u = 0; u < w; u++)
-        {
-          double value = values[u * col_stride];
-          const guint8 *rgb;
-
-          if (isnan (value))
-            rgb = missing;
-          else
-            {
-              double t = (value - lo) / span * 256.0;
-              int i = t <= 0 ? 0 : t >= 255 ? 255 : (int) t;
-              rgb = table[i];
-            }
-          out[u] = 0xff000000u | ((guint32) rgb[0] << 16) | ((guint32) rgb[1] << 8) | rgb[2];
-        }
-    }
-  cairo_surface_mark_dirty (surface);
-  nb_image_view_set_image (NB_IMAGE_VIEW (self->image_view), surface,
-                           (double) self->slice_w, (double) self->slice_h,
-                           (double) self->step, (double) self->step);
+  surface = nb_render_rgb (self->slice->values, self->pic_h, self->pic_w, self->y_before_x,
+                           self->flip_y, self->range_min, self->range_max, table, missing);
+  show_surface (self, surface);
   cairo_surface_destroy (surface);
-
-  units = variable_units (self->variable);
-  nb_colorbar_set (NB_COLORBAR (self->colorbar), self->colormap, self->range_min,
-                   self->range_max, units);
 }
 
 static void
@@ -373,16 +339,17 @@ image_read_done (GObject *source, GAsyncResult *result, gpointer data)
   /* orientation from the y coordinate, once per variable and axes */
   if (!self->flip_known)
     {
-      guint w = 0;
-      self->flip_y = TRUE;
-      if (slice->coord[w] != NULL && slice->n_coord[w] >= 2
-          && slice->coord[w][slice->n_coord[w] - 1] < slice->coord[w][0])
-        self->flip_y = FALSE;
+      self->flip_y = slice->flip_y;
       self->flip_known = TRUE;
     }
-
   update_range_from_slice (self);
-  render_picture (self);
+  /* the worker's picture, unless the colours changed since the request */
+  if (slice->surface != NULL && slice->flip_y == self->flip_y
+      && g_strcmp0 (job->colormap, self->colormap) == 0
+      && slice->lo == self->range_min && slice->hi == self->range_max)
+    show_surface (self, slice->surface);
+  else
+    render_picture (self);
   g_signal_emit (self, signals[SIGNAL_PICTURE_UPDATED], 0, job->full);
 
   if (job->full)
@@ -405,6 +372,7 @@ image_read_done (GObject *source, GAsyncResult *result, gpointer data)
 
 out:
   g_object_unref (job->self);
+  g_free (job->colormap);
   g_free (job);
 }
 
@@ -429,6 +397,19 @@ start_image_read (NbDataView *self, guint64 step, gboolean full, guint64 full_st
   job->step = step;
   job->full = full;
   job->full_step = full_step;
+  job->colormap = g_strdup (self->colormap);
+
+  request->render = TRUE;
+  request->y_before_x = self->y_dim < self->x_dim;
+  request->height = count[self->y_dim];
+  request->width = count[self->x_dim];
+  request->flip_known = self->flip_known;
+  request->flip_y = self->flip_y;
+  request->auto_range = self->auto_range;
+  request->lo = self->range_min;
+  request->hi = self->range_max;
+  nb_colormap_fill_table (self->colormap, request->table);
+  nb_colormap_missing_rgb (request->missing_rgb);
   nb_slice_loader_read_async (request, self->cancellable, image_read_done, job);
 }
 
@@ -1352,6 +1333,7 @@ nb_data_view_init (NbDataView *self)
     gtk_menu_button_set_popover (GTK_MENU_BUTTON (range_box), popover);
     gtk_widget_set_tooltip_text (range_box, "Colour range");
     gtk_box_append (GTK_BOX (self->toolbar), range_box);
+    self->range_button = range_box;
   }
   {
     GtkWidget *spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);

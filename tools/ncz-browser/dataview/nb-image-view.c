@@ -35,13 +35,15 @@ enum { SIGNAL_HOVER, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 #define MAX_ZOOM 256.0
+#define INSET 6.0
 
 static double
 base_scale (NbImageView *self, int width, int height)
 {
-  if (self->extent_w <= 0 || self->extent_h <= 0 || width <= 0 || height <= 0)
+  /* a margin of INSET pixels around the picture at zoom 1 */
+  if (self->extent_w <= 0 || self->extent_h <= 0 || width <= 2 * INSET || height <= 2 * INSET)
     return 1.0;
-  return MIN (width / self->extent_w, height / self->extent_h);
+  return MIN ((width - 2 * INSET) / self->extent_w, (height - 2 * INSET) / self->extent_h);
 }
 
 /* origin (widget coordinates of cell (0, 0)) and cell size */
@@ -119,7 +121,7 @@ nb_image_view_draw (NbImageView *self, cairo_t *cr, int width, int height)
   cairo_set_source_surface (cr, self->surface, 0, 0);
   pattern = cairo_get_source (cr);
   cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
-  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_PAD);
+  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_NONE);
   cairo_paint (cr);
   cairo_restore (cr);
 }

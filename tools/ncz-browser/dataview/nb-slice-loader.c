@@ -214,7 +214,82 @@ nb_slice_free (NbSlice *self)
   g_free (self->values);
   g_free (self->coord[0]);
   g_free (self->coord[1]);
+  g_clear_pointer (&self->surface, cairo_surface_destroy);
   g_free (self);
+}
+
+/* The automatic colour range of a slice: its 2nd and 98th percentiles,
+ * its extremes when those are equal, a unit interval around a constant */
+void
+nb_slice_auto_range (const NbSlice *slice, double *lo, double *hi)
+{
+  *lo = slice->p02;
+  *hi = slice->p98;
+  if (isnan (*lo) || isnan (*hi))
+    {
+      *lo = 0;
+      *hi = 1;
+    }
+  if (!(*hi > *lo))
+    {
+      *lo = slice->min;
+      *hi = slice->max;
+    }
+  if (!(*hi > *lo))
+    {
+      *lo = (isnan (*lo) ? 0 : *lo) - 0.5;
+      *hi = *lo + 1.0;
+    }
+}
+
+/* Colour-maps a slice (row-major over its two dimensions, y first when
+ * @y_before_x) into an RGB24 surface in display order (row 0 at the
+ * bottom when @flip_y): a value at position t of the range takes table
+ * entry MIN (floor (t * 256), 255), NaN the missing colour */
+cairo_surface_t *
+nb_render_rgb (const double *values, guint64 h, guint64 w, gboolean y_before_x,
+               gboolean flip_y, double lo, double hi, const guint8 table[256][3],
+               const guint8 missing[3])
+{
+  cairo_surface_t *surface;
+  guint8 *pixels;
+  int stride_bytes;
+  guint64 row_stride = y_before_x ? w : 1, col_stride = y_before_x ? 1 : h;
+  double span = hi - lo;
+  guint32 missing_px = 0xff000000u | ((guint32) missing[0] << 16) | ((guint32) missing[1] << 8) | missing[2];
+  guint32 lut[256];
+
+  if (!(span > 0))
+    span = 1;
+  for (int i = 0; i < 256; i++)
+    lut[i] = 0xff000000u | ((guint32) table[i][0] << 16) | ((guint32) table[i][1] << 8) | table[i][2];
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) w, (int) h);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    return surface;
+  cairo_surface_flush (surface);
+  pixels = cairo_image_surface_get_data (surface);
+  stride_bytes = cairo_image_surface_get_stride (surface);
+  for (guint64 v = 0; v < h; v++)
+    {
+      guint64 row = flip_y ? h - 1 - v : v;
+      guint32 *out = (guint32 *) (pixels + v * stride_bytes);
+      const double *in = values + row * row_stride;
+
+      for (guint64 u = 0; u < w; u++)
+        {
+          double value = in[u * col_stride];
+
+          if (isnan (value))
+            out[u] = missing_px;
+          else
+            {
+              double t = (value - lo) / span * 256.0;
+              out[u] = lut[t <= 0 ? 0 : t >= 255 ? 255 : (int) t];
+            }
+        }
+    }
+  cairo_surface_mark_dirty (surface);
+  return surface;
 }
 
 /* The element of rank k (0-based) of values[0..n), reordering them */
@@ -411,6 +486,24 @@ nb_slice_loader_read (NbSliceRequest *request, GCancellable *cancellable,
       }
     g_free (valid);
   }
+
+  if (request->render && request->height * request->width == n && n > 0)
+    {
+      slice->flip_y = request->flip_y;
+      if (!request->flip_known)
+        slice->flip_y = !(slice->coord[0] != NULL && slice->n_coord[0] >= 2
+                          && slice->coord[0][slice->n_coord[0] - 1] < slice->coord[0][0]);
+      if (request->auto_range)
+        nb_slice_auto_range (slice, &slice->lo, &slice->hi);
+      else
+        {
+          slice->lo = request->lo;
+          slice->hi = request->hi;
+        }
+      slice->surface = nb_render_rgb (slice->values, request->height, request->width,
+                                      request->y_before_x, slice->flip_y, slice->lo, slice->hi,
+                                      request->table, request->missing_rgb);
+    }
 
   slice->elapsed_us = g_get_monotonic_time () - t0;
   return g_steal_pointer (&slice);

@@ -7,6 +7,7 @@
 
 #include <gio/gio.h>
 #include <ncz/ncz.h>
+#include <cairo.h>
 
 G_BEGIN_DECLS
 
@@ -32,6 +33,16 @@ typedef struct {
   int coord_dim[2];             /* ... these dimensions (-1: none) */
   NbMissingSpec missing;
   gboolean want_percentiles;
+
+  /* colour-map the values in the worker too (a 2-D slice): */
+  gboolean render;
+  gboolean y_before_x;          /* the y dimension comes first in memory */
+  guint64 height, width;        /* the picture's size */
+  gboolean flip_known, flip_y;  /* orientation; decided from coord[0] if unknown */
+  gboolean auto_range;
+  double lo, hi;                /* the range when not automatic */
+  guint8 table[256][3];
+  guint8 missing_rgb[3];
 } NbSliceRequest;
 
 /* The values read, missing ones as NaN */
@@ -44,6 +55,9 @@ typedef struct {
   double *coord[2];             /* the coordinate values, or NULL */
   guint64 n_coord[2];
   gint64 elapsed_us;            /* time of the read in the worker */
+  cairo_surface_t *surface;     /* the picture, when asked for */
+  double lo, hi;                /* its range */
+  gboolean flip_y;              /* its orientation */
 } NbSlice;
 
 NbSliceRequest *nb_slice_request_new  (NczVariable *variable,
@@ -61,6 +75,13 @@ void            nb_missing_spec_clear (NbMissingSpec *spec);
 void            nb_convert_to_double  (NczDataType type, gconstpointer src,
                                        double *dst, guint64 n);
 double          nb_percentile         (double *values, guint64 n, double q);
+
+void            nb_slice_auto_range   (const NbSlice *slice, double *lo, double *hi);
+cairo_surface_t *nb_render_rgb        (const double *values, guint64 height, guint64 width,
+                                       gboolean y_before_x, gboolean flip_y,
+                                       double lo, double hi,
+                                       const guint8 table[256][3],
+                                       const guint8 missing_rgb[3]);
 
 NczVariable    *nb_find_coordinate_variable (NczVariable *variable, guint dim);
 

@@ -233,7 +233,7 @@ make_column (const char *title, gboolean value_column)
   g_signal_connect (factory, "setup", G_CALLBACK (setup_label), GINT_TO_POINTER (value_column));
   g_signal_connect (factory, "bind", G_CALLBACK (bind_label), GINT_TO_POINTER (value_column));
   column = gtk_column_view_column_new (title, factory);
-  gtk_column_view_column_set_expand (column, value_column);
+  gtk_column_view_column_set_fixed_width (column, value_column ? 220 : 160);
   gtk_column_view_column_set_resizable (column, TRUE);
   return column;
 }

@@ -5,7 +5,8 @@
 #               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A] [--wide=G,V,A|none]
 #               [--codecs=zstd,blosc-lz4,zlib|none]
 #               [--hdf5=chunked,contiguous,deflate,shuffle-deflate|none]
-#               [--only=data,codecs,meta,hdf5,copy,writers,python,xarray] [--ncz-copy=PATH]
+#               [--only=data,codecs,meta,hdf5,copy,writers,python,xarray,browser]
+#               [--browser-dir=DIR | --browser-url=URL] [--ncz-copy=PATH]
 #               [--writers-shape=T,Y,X] [--drop-caches] [--json=FILE]
 #
 # In one run: the data case (a 3-D float32 variable written whole and read
@@ -231,6 +232,12 @@ def main():
     only = opt("--only", "data,codecs,meta,hdf5,copy,writers,python," + XARRAY_CASE)
     only = set(only.split(",")) if isinstance(only, str) else set()
     only.discard("s3")   # run.sh's S3 section
+    if "browser" in only:
+        only.discard("browser")
+        status = run_browser(builddir)
+        if not only:
+            shutil.rmtree(workdir, ignore_errors=True)
+            return status
     if not only <= {"data", "codecs", "meta", "hdf5", "copy", "writers", "python",
                     XARRAY_CASE}:
         print("--only takes some of data, codecs, meta, hdf5, copy, writers, python, xarray, "
@@ -333,6 +340,46 @@ def main():
         with open(out, "w") as f:
             json.dump(results, f, indent=1)
     return 0
+
+
+def run_browser(builddir):
+    """The browser case (--only=browser): browser-bench under xvfb-run,
+    the data view showing slices of a ~2 GiB float32 variable written
+    once in --browser-dir (default: TMPDIR/ncz-browser-bench), or of
+    --browser-url (the remote form). Prints its numbers and MET/MISSED."""
+    prog = os.path.join(builddir, "browser-bench")
+    xvfb = shutil.which("xvfb-run")
+    if not os.path.exists(prog):
+        print("note: browser-bench not built (no GTK 4), browser case skipped")
+        return 0
+    if xvfb is None:
+        print("note: xvfb-run not found, browser case skipped")
+        return 0
+    argv = [xvfb, "-a", "-s", "-screen 0 1280x1024x24", prog]
+    url = opt("--browser-url", None)
+    if url and url is not True:
+        argv.append("--url=" + url)
+    else:
+        argv.append("--dir=" + str(opt("--browser-dir", os.path.join(tempfile.gettempdir(),
+                                                                    "ncz-browser-bench"))))
+    env = dict(os.environ)
+    env.setdefault("GDK_BACKEND", "x11")
+    env.setdefault("GSK_RENDERER", "cairo")
+    env.setdefault("NO_AT_BRIDGE", "1")
+    print("== browser: the data view on a ~2 GiB variable")
+    res = subprocess.run(argv, env=env, capture_output=True, text=True)
+    report_browser(res)
+    return res.returncode
+
+
+def report_browser(res):
+    """browser-bench's lines, without GTK's warnings about the session bus"""
+    for line in res.stdout.splitlines():
+        print(line)
+    if res.returncode != 0:
+        for line in res.stderr.splitlines():
+            if "Gtk-WARNING" not in line and line.strip():
+                print("  " + line)
 
 
 def run_python(builddir, ncz, python, common_data, repeat, want_drop, env, workdir):

@@ -664,7 +664,6 @@ test_table (void)
 static void
 test_chunks (void)
 {
-#ifdef NB_HAVE_CHUNK_INFO
   g_autofree char *png = artifact ("dataview-chunks.png");
   g_autoptr(GError) error = NULL;
   NbChunkMap *map = NB_CHUNK_MAP (nb_data_view_get_chunk_map (view));
@@ -690,9 +689,6 @@ test_chunks (void)
   g_assert_false (cell.stored);
   g_assert_true (nb_data_view_export_png (view, png, &error));
   g_assert_no_error (error);
-#else
-  g_test_skip ("the library has no chunk inventory");
-#endif
 }
 
 int

@@ -11,6 +11,7 @@
  * the image with a diagonal hatch. The legend is drawn under the grid.
  */
 #include "nb-chunk-map.h"
+#include "nb-draw.h"
 #include "nb-colormap.h"
 
 #include <math.h>
@@ -51,18 +52,9 @@ nb_chunk_map_cell_rgb (const NbChunkCell *cell, guint8 rgb[3])
 static void
 text_at (cairo_t *cr, const char *text, double x, double y, double ax, double ay, int size)
 {
-  PangoLayout *layout = pango_cairo_create_layout (cr);
-  g_autofree char *desc = g_strdup_printf ("Cantarell, Sans %d", size);
-  PangoFontDescription *font = pango_font_description_from_string (desc);
-  int w, h;
+  g_autofree char *font = g_strdup_printf ("Cantarell, Sans %d", size);
 
-  pango_layout_set_font_description (layout, font);
-  pango_layout_set_text (layout, text, -1);
-  pango_layout_get_pixel_size (layout, &w, &h);
-  cairo_move_to (cr, x - w * ax, y - h * ay);
-  pango_cairo_show_layout (cr, layout);
-  pango_font_description_free (font);
-  g_object_unref (layout);
+  nb_draw_text (cr, text, x, y, ax, ay, font);
 }
 
 static void
@@ -232,17 +224,15 @@ nb_chunk_map_draw (NbChunkMap *self, cairo_t *cr, int width, int height)
 }
 
 static void
+draw_widget (GtkWidget *widget, cairo_t *cr, int width, int height)
+{
+  nb_chunk_map_draw (NB_CHUNK_MAP (widget), cr, width, height);
+}
+
+static void
 nb_chunk_map_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  cairo_t *cr;
-
-  if (width <= 0 || height <= 0)
-    return;
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  nb_chunk_map_draw (NB_CHUNK_MAP (widget), cr, width, height);
-  cairo_destroy (cr);
+  nb_draw_snapshot_cairo (widget, snapshot, draw_widget);
 }
 
 static void

@@ -617,7 +617,6 @@ load_plot_or_table (NbDataView *self)
 /* ------------------------------------------------------------------ */
 /* chunk map */
 
-#ifdef NB_HAVE_CHUNK_INFO
 typedef struct {
   NbDataView *self;
   guint generation;
@@ -684,12 +683,10 @@ out:
   g_object_unref (job->self);
   g_free (job);
 }
-#endif
 
 static void
 load_chunks (NbDataView *self)
 {
-#ifdef NB_HAVE_CHUNK_INFO
   guint n = self->n_dims;
   guint64 *start, *count;
   gint64 *stride;
@@ -736,10 +733,6 @@ load_chunks (NbDataView *self)
   job->generation = self->generation;
   ncz_variable_query_chunks_async (self->variable, start, n, count, n, self->cancellable,
                                    chunks_done, job);
-#else
-  show_page (self, "This build of the library cannot list chunks");
-  emit_loaded (self);
-#endif
 }
 
 /* ------------------------------------------------------------------ */

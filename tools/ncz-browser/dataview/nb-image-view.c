@@ -12,6 +12,7 @@
  * the pointer, dragging pans. "hover" gives the cell under the pointer.
  */
 #include "nb-image-view.h"
+#include "nb-draw.h"
 
 #include <math.h>
 
@@ -127,18 +128,16 @@ nb_image_view_draw (NbImageView *self, cairo_t *cr, int width, int height)
 }
 
 static void
+draw_widget (GtkWidget *widget, cairo_t *cr, int width, int height)
+{
+  nb_image_view_draw (NB_IMAGE_VIEW (widget), cr, width, height);
+}
+
+static void
 nb_image_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
-  NbImageView *self = NB_IMAGE_VIEW (widget);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  cairo_t *cr;
-
-  if (self->surface == NULL || width <= 0 || height <= 0)
-    return;
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  nb_image_view_draw (self, cr, width, height);
-  cairo_destroy (cr);
+  if (NB_IMAGE_VIEW (widget)->surface != NULL)
+    nb_draw_snapshot_cairo (widget, snapshot, draw_widget);
 }
 
 /* zoom to @zoom keeping the cell under widget point (x, y) there */

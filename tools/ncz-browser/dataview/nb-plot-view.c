@@ -8,6 +8,7 @@
  * are gaps; isolated valid points are drawn as dots.
  */
 #include "nb-plot-view.h"
+#include "nb-draw.h"
 #include "nb-colorbar.h"
 
 #include <math.h>
@@ -46,17 +47,7 @@ static void
 text_at (cairo_t *cr, const char *text, double x, double y, double ax, double ay,
          gboolean bold)
 {
-  PangoLayout *layout = pango_cairo_create_layout (cr);
-  PangoFontDescription *font = pango_font_description_from_string (bold ? "Cantarell, Sans Bold 10" : "Cantarell, Sans 9");
-  int w, h;
-
-  pango_layout_set_font_description (layout, font);
-  pango_layout_set_text (layout, text, -1);
-  pango_layout_get_pixel_size (layout, &w, &h);
-  cairo_move_to (cr, x - w * ax, y - h * ay);
-  pango_cairo_show_layout (cr, layout);
-  pango_font_description_free (font);
-  g_object_unref (layout);
+  nb_draw_text (cr, text, x, y, ax, ay, bold ? "Cantarell, Sans Bold 10" : "Cantarell, Sans 9");
 }
 
 static gboolean
@@ -197,17 +188,15 @@ nb_plot_view_draw (NbPlotView *self, cairo_t *cr, int width, int height)
 }
 
 static void
+draw_widget (GtkWidget *widget, cairo_t *cr, int width, int height)
+{
+  nb_plot_view_draw (NB_PLOT_VIEW (widget), cr, width, height);
+}
+
+static void
 nb_plot_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  cairo_t *cr;
-
-  if (width <= 0 || height <= 0)
-    return;
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  nb_plot_view_draw (NB_PLOT_VIEW (widget), cr, width, height);
-  cairo_destroy (cr);
+  nb_draw_snapshot_cairo (widget, snapshot, draw_widget);
 }
 
 static void

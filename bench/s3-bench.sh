@@ -4,7 +4,8 @@
 #
 # Usage: bench/s3-bench.sh [BUILDDIR] [--small] [--repeat=N] [--shape=a,b,c]
 #                          [--chunks=a,b,c] [--meta=G,V,A] [--ncz-copy=PATH]
-#                          [--cases=data,meta,writers] [--writers-shape=T,Y,X]
+#                          [--cases=data,meta,writers,browser] [--writers-shape=T,Y,X]
+#                          [--browser-shape=T,Y,X]
 # Exit status: s3_bench.py's (3: Ncz's rows left out, no s3 store
 # module); 77 with a message when the server cannot be
 # started (packages missing and not installable) and 99 when it failed to

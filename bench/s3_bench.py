@@ -4,7 +4,8 @@
 #
 #   s3_bench.py --builddir=BUILD/bench [--small] [--repeat=N]
 #               [--shape=a,b,c] [--chunks=a,b,c] [--meta=G,V,A] [--ncz-copy=PATH]
-#               [--cases=data,meta,writers] [--writers-shape=T,Y,X]
+#               [--cases=data,meta,writers,browser] [--writers-shape=T,Y,X]
+#               [--browser-shape=T,Y,X]
 #
 # Cases, each run --repeat times (best kept), in a bucket of its own that
 # is removed at the end:
@@ -27,6 +28,13 @@
 #    two writers share, without a lock (the S3 store has none of its own)
 #    and with lock.dir in a local directory; every value checked after
 #    each run.
+#  - browser (not run by default: --cases=browser): browser-bench (the
+#    browser's data view) under xvfb-run on a float32 variable of
+#    --browser-shape (default 64x1024x1024, 256 MiB; 16x512x512 with
+#    --small) in 1x512x512 chunks, written to a local directory, read
+#    there, uploaded with boto3 and read again from the gateway: the time
+#    to the first picture and to the full one of three slices, and the
+#    longest main-loop gap, local and on S3.
 # Beside each Ncz time: the store's HTTP requests (`n-requests`) and the
 # peak requests in flight (`max-in-flight`), and the gateway's own count
 # of requests (perf counters: all, GET, PUT, other). Then the ratios and
@@ -177,7 +185,7 @@ def main():
                          "--chunks=1,1,1"], env, "Ncz on S3 (probe)") is not None
     delete_prefix(client, bucket, "probe/")
     results = {"data": {}, "gdal": {}, "boto3": {}, "meta": {}, "copy": [], "copy_boto3": [],
-               "writers": None}
+               "writers": None, "browser": None}
     if "data" in cases or "meta" in cases:
         print(f"S3 bench: radosgw on {s3.host_port()} (memstore), variable {shape} float "
               f"({nbytes / 2**20:.0f} MiB) in {chunks} chunks ({n_chunks} objects), "
@@ -255,6 +263,8 @@ def main():
         if have_ncz and "writers" in cases:
             results["writers"] = run_writers(builddir, client, bucket, base, tmp, env,
                                              writers_shape, repeat)
+        if "browser" in cases:
+            results["browser"] = run_browser(builddir, client, bucket, base, tmp, env, small)
     finally:
         try:
             s3.remove_bucket(client, bucket)
@@ -266,6 +276,11 @@ def main():
               else 0 if have_ncz else 3)
     if results["writers"]:
         report_writers(results["writers"], repeat)
+    if results["browser"]:
+        report_browser(results["browser"])
+    if results["browser"] and (results["browser"]["local"] is None
+                               or results["browser"]["s3"] is None) and status == 0:
+        status = 1
     return status
 
 
@@ -359,6 +374,85 @@ def report_writers(w, repeat):
         print(f"the lock alone: {t} partial writes x {us:.2f} us = {t * us / 1e3:.3f} ms, "
               f"{100 * t * us / 1e6 / p1['wall_s']:.3f} % of the partial N=1 run with lock.dir "
               f"({p1['wall_s']:.3f} s)")
+
+
+def run_browser(builddir, client, bucket, base, tmp, env, small):
+    """The browser case: browser-bench under xvfb-run on a local NCZarr
+    dataset it writes, then on the same objects uploaded to the gateway.
+    Returns {"shape", "local", "s3"} (each browser-bench's JSON line, or
+    None when it failed), or None when it could not run."""
+    prog = os.path.join(builddir, "browser-bench")
+    xvfb = shutil.which("xvfb-run")
+    if not os.path.exists(prog):
+        print(f"  browser case: {prog} not built (no GTK 4 / libadwaita?), skipped", flush=True)
+        return None
+    if xvfb is None:
+        print("  browser case: no xvfb-run, skipped", flush=True)
+        return None
+    shape = opt("--browser-shape", "16,512,512" if small else "64,1024,1024")
+    chunks = "1,512,512"
+    nbytes = 4
+    for n in shape.split(","):
+        nbytes *= int(n)
+    benv = dict(env)
+    benv.update({"GDK_BACKEND": "x11", "GSK_RENDERER": "cairo", "GSETTINGS_BACKEND": "memory",
+                 "GTK_A11Y": "none", "NO_AT_BRIDGE": "1", "ADW_DISABLE_PORTAL": "1"})
+    xargv = [xvfb, "-a", "-s", "-screen 0 1280x1024x24 -nolisten tcp", prog]
+    print(f"S3 browser case: radosgw on {s3.host_port()} (memstore), float variable {shape} "
+          f"({nbytes / 2**20:.0f} MiB) in {chunks} chunks", flush=True)
+
+    def bench(args, what):
+        t0 = time.monotonic()
+        r = subprocess.run(xargv + args, capture_output=True, text=True, env=benv, timeout=3600)
+        for line in r.stdout.splitlines():
+            if not line.startswith("{"):
+                print(f"  {what}: {line.strip()}", flush=True)
+        if r.returncode != 0:
+            print(f"  {what}: FAILED (exit {r.returncode}): {r.stderr.strip()[-600:]}",
+                  flush=True)
+            return None
+        js = [x for x in r.stdout.splitlines() if x.startswith("{")]
+        if not js:
+            print(f"  {what}: no JSON line", flush=True)
+            return None
+        row = json.loads(js[-1])
+        row["process_s"] = time.monotonic() - t0
+        return row
+
+    local_dir = os.path.join(tmp, "browser")
+    local = bench([f"--dir={local_dir}", f"--shape={shape}", f"--chunks={chunks}"], "local")
+    store = os.path.join(local_dir, "browser-bench.zarr")
+    if not os.path.isdir(store):
+        return None
+    t0 = time.monotonic()
+    upload_dir(client, bucket, "browser", store)
+    print(f"  uploaded {nbytes / 2**20:.0f} MiB to s3://{bucket}/browser in "
+          f"{time.monotonic() - t0:.1f} s", flush=True)
+    shutil.rmtree(local_dir, ignore_errors=True)
+    remote = bench([f"--url={base}/browser#mode=nczarr,s3"], "S3")
+    delete_prefix(client, bucket, "browser/")
+    return {"shape": shape, "chunks": chunks, "bytes": nbytes, "local": local, "s3": remote}
+
+
+def report_browser(b):
+    """The browser case's table: the worst of the three slices."""
+    print()
+    print(f"| browser data view, {b['shape']} float ({b['bytes'] / 2**20:.0f} MiB), chunks "
+          f"{b['chunks']} | first picture s | full picture s | longest main-loop gap ms "
+          f"| when only the slice changes ms | longest frame interval ms |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name, label in (("local", "local directory"), ("s3", "S3 (radosgw)")):
+        r = b.get(name)
+        if r is None:
+            print(f"| {label} | failed | | | | |")
+            continue
+        print(f"| {label} | {r['first_s']:.3f} | {r['full_s']:.3f} | {r['max_gap_ms']:.1f} "
+              f"| {r['slice_change_gap_ms']:.1f} | {r['max_frame_ms']:.1f} |")
+    r = b.get("s3")
+    if r is not None:
+        print(f"  on S3: first picture under 0.5 s: {'MET' if r['first_s'] < 0.5 else 'MISSED'}; "
+              f"main loop never blocked over a frame (16.7 ms): "
+              f"{'MET' if r['max_gap_ms'] <= 16.7 else 'MISSED'} (shown, the local targets)")
 
 
 def open_with_latency(ncz_bench, bucket, key, meta, consolidated, latency_ms, env):

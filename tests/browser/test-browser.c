@@ -945,6 +945,135 @@ test_recent (void)
   close_windows ();
 }
 
+/* ---- remote datasets (S3, HTTPS): named by the environment ---- */
+
+/* the first variable of two dimensions among the tree's rows */
+static char *
+first_2d_variable (NbWindow *win)
+{
+  GListModel *model = nb_window_get_tree_model (win);
+  guint i, n = g_list_model_get_n_items (model);
+  for (i = 0; i < n; i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (model, i);
+      g_autoptr(GObject) node = gtk_tree_list_row_get_item (row);
+      guint n_dims = 0;
+      g_autofree guint64 *shape = NULL;
+      if (!NCZ_IS_VARIABLE (node))
+        continue;
+      shape = ncz_variable_get_shape (NCZ_VARIABLE (node), &n_dims);
+      if (n_dims == 2)
+        return ncz_variable_get_full_name (NCZ_VARIABLE (node));
+    }
+  return NULL;
+}
+
+#ifdef NB_HAVE_DATAVIEW
+static void
+count_loaded (GtkWidget *view, int *n)
+{
+  (*n)++;
+}
+
+static void
+remember_failure (GtkWidget *view, GError *error, char **message)
+{
+  g_free (*message);
+  *message = g_strdup (error ? error->message : "(no message)");
+}
+
+static gboolean
+loaded_or_failed (gpointer data)
+{
+  gpointer *p = data;
+  return *(int *) p[0] > 0 || *(char **) p[1] != NULL;
+}
+#endif
+
+/* NCZ_BROWSER_TEST_URLS: remote URLs (one a line, or separated by
+ * spaces), each opened through app.open; the tree must show every full
+ * name of NCZ_BROWSER_TEST_VARIABLES (comma-separated, optional); the
+ * variable NCZ_BROWSER_TEST_SELECT (or the first 2-D one of the tree) is
+ * selected and its picture read; the window is rendered to
+ * remote-N.png. tests/s3/test-s3-browser.py sets them. */
+static void
+test_remote (void)
+{
+  const char *urls_text = g_getenv ("NCZ_BROWSER_TEST_URLS");
+  const char *vars_text = g_getenv ("NCZ_BROWSER_TEST_VARIABLES");
+  const char *select_text = g_getenv ("NCZ_BROWSER_TEST_SELECT");
+  g_auto(GStrv) urls = NULL;
+  g_auto(GStrv) vars = NULL;
+  guint i, n_opened = 0;
+
+  if (!urls_text || !*urls_text)
+    {
+      g_test_skip ("no remote URLs (NCZ_BROWSER_TEST_URLS is not set)");
+      return;
+    }
+  urls = g_regex_split_simple ("\\s+", urls_text, 0, 0);
+  if (vars_text && *vars_text)
+    vars = g_strsplit (vars_text, ",", -1);
+  for (i = 0; urls[i]; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *shot = NULL;
+      g_autofree char *name = NULL;
+      g_autofree char *format = NULL;
+      NbWindow *win;
+
+      if (!*urls[i])
+        continue;
+      g_test_message ("opening %s", urls[i]);
+      win = open_url (urls[i], &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (nb_window_get_dataset (win));
+      g_assert_cmpstr (nb_window_get_visible_page (win), ==, "browser");
+      g_assert_null (nb_window_get_error_message (win));
+      if (vars)
+        assert_tree_has (win, (const char *const *) vars);
+      /* the format the URL's mode asks for */
+      format = detail (win, "format");
+      if (strstr (urls[i], "mode=zarr"))
+        g_assert_cmpstr (format, ==, "zarr");
+      else if (strstr (urls[i], "mode=nczarr"))
+        g_assert_cmpstr (format, ==, "nczarr");
+
+      name = select_text && *select_text ? g_strdup (select_text) : first_2d_variable (win);
+      if (!name)
+        {
+          g_autofree char *rows = tree_rows (win);
+          g_error ("%s has no variable of two dimensions; the tree has:\n%s", urls[i], rows);
+        }
+#ifdef NB_HAVE_DATAVIEW
+      {
+        NbDataView *view = NB_DATA_VIEW (nb_window_get_data_view (win));
+        int loaded = 0;
+        g_autofree char *failure = NULL;
+        gpointer both[2] = { &loaded, &failure };
+        gulong a = g_signal_connect (view, "loaded", G_CALLBACK (count_loaded), &loaded);
+        gulong b = g_signal_connect (view, "load-failed", G_CALLBACK (remember_failure), &failure);
+        select_node (win, name);
+        wait_until (loaded_or_failed, both);
+        g_signal_handler_disconnect (view, a);
+        g_signal_handler_disconnect (view, b);
+        if (failure)
+          g_error ("reading %s of %s failed: %s", name, urls[i], failure);
+        g_assert_true (nb_data_view_get_variable (view) == NCZ_VARIABLE (nb_window_get_selected (win)));
+      }
+#else
+      select_node (win, name);
+#endif
+      g_assert_null (nb_window_get_error_message (win));
+      assert_detail_contains (win, "title", strrchr (name, '/') + 1);
+      shot = g_strdup_printf ("remote-%u", n_opened);
+      g_free (screenshot (win, shot));
+      n_opened++;
+    }
+  g_assert_cmpuint (n_opened, >, 0);
+  close_windows ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1007,6 +1136,7 @@ main (int argc, char **argv)
   g_test_add_func ("/browser/recent", test_recent);
   g_test_add_func ("/browser/open-url-dialog", test_open_url_dialog);
   g_test_add_func ("/browser/drop", test_drop);
+  g_test_add_func ("/browser/remote", test_remote);
 #ifdef NB_HAVE_DATAVIEW
   g_test_add_func ("/browser/select-during-slow-read", test_select_during_slow_read);
 #endif

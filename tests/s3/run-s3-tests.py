@@ -4,7 +4,8 @@
 #
 #   radosgw-run /usr/bin/python3 run-s3-tests.py --store-test=PATH \
 #       --write-all=PATH --ncz-dump=PATH --ncz-copy=PATH --ncz-gen=PATH \
-#       --conc-worker=PATH --replace-worker=PATH
+#       --conc-worker=PATH --replace-worker=PATH [--test-browser=PATH
+#       --xvfb-run=PATH --browser-output=DIR]
 #
 # Every bucket of the run starts with one random prefix
 # (NCZ_TEST_S3_BUCKET_PREFIX); all of them are removed at the end, also
@@ -37,6 +38,9 @@ def main():
         ap.add_argument("--" + opt, required=True)
     ap.add_argument("--only", action="append", default=[],
                     help="run only the named tests (repeatable)")
+    # the browser case (test-s3-browser.py skips without them)
+    for opt in ("test-browser", "xvfb-run", "browser-output"):
+        ap.add_argument("--" + opt, default=None)
     args = ap.parse_args()
 
     if not s3common.ENDPOINT:
@@ -76,6 +80,12 @@ def main():
         # xarray's engine "ncz" and Dask workers on S3 (skips without the
         # Python layer on PYTHONPATH)
         ("dask", [py, os.path.join(HERE, "test-s3-dask.py")] + tools, {}),
+        # Ncz Browser's test program under xvfb-run on S3 URLs (skips
+        # without the browser or xvfb-run)
+        ("browser", [py, os.path.join(HERE, "test-s3-browser.py")] + tools +
+         [f"--{k}={v}" for k, v in (("test-browser", args.test_browser),
+                                    ("xvfb-run", args.xvfb_run),
+                                    ("browser-output", args.browser_output)) if v], {}),
     ]
     results = []
     try:

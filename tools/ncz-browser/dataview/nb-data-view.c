@@ -1798,6 +1798,9 @@ nb_data_view_init (NbDataView *self)
   self->sliders = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   gtk_widget_set_visible (self->sliders, FALSE);
   gtk_box_append (GTK_BOX (bottom), self->sliders);
+  /* two rows made now (hidden), enough for the usual 3-D and 4-D
+   * variables: selecting one then only shows and configures them */
+  dim_row_get (self, 1);
   self->status = gtk_label_new ("");
   gtk_label_set_xalign (GTK_LABEL (self->status), 0);
   gtk_label_set_ellipsize (GTK_LABEL (self->status), PANGO_ELLIPSIZE_END);

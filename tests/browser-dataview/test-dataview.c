@@ -32,7 +32,7 @@ static NczDataset *dataset;
 static GtkWidget *window;
 static NbDataView *view;
 
-static guint n_loaded, n_failed, n_preview, n_full;
+static guint n_loaded, n_failed, n_preview, n_full, n_detail;
 static GPtrArray *updates;
 
 static void
@@ -46,6 +46,12 @@ on_failed (NbDataView *v, GError *error, gpointer data)
 {
   g_printerr ("load-failed: %s\n", error->message);
   n_failed++;
+}
+
+static void
+on_detail (NbDataView *v, gpointer data)
+{
+  n_detail++;
 }
 
 static void
@@ -691,6 +697,121 @@ test_chunks (void)
   g_assert_no_error (error);
 }
 
+
+/* Zoomed in 8x on a slice shown decimated (the whole slice is above the
+ * view's full-resolution limit): only the visible window is read, at
+ * one value per cell, and drawn over the picture */
+static void
+test_zoom_window (void)
+{
+  g_autofree char *png = artifact ("dataview-zoom.png");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *readout = NULL;
+  NbImageView *image = NB_IMAGE_VIEW (nb_data_view_get_image_view (view));
+  guint64 reads0, values0, reads1, values1;
+  gint64 deadline;
+  cairo_surface_t *surface;
+  guint8 got[3], want[3];
+  int px, py;
+
+  reset_counts ();
+  n_detail = 0;
+  nb_data_view_set_full_limit (view, 65536);
+  nb_data_view_set_variable (view, variable ("big"));
+  wait_loaded (1);
+  g_assert_false (nb_image_view_has_detail (image));
+  /* the picture is decimated: a value is that of its block's corner */
+  readout = nb_data_view_describe_point (view, 1151, 53);
+  g_assert_null (strstr (readout, "big = 1204 "));
+  g_clear_pointer (&readout, g_free);
+  nb_data_view_get_read_counts (view, &reads0, &values0);
+
+  /* 8x into the top-left corner (rows near the top, as y is drawn
+   * upwards) */
+  nb_image_view_set_zoom (image, 8, 1600 / 16.0, 1200 / 16.0);
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (n_detail == 0 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  spin (100);
+  g_assert_cmpuint (n_detail, ==, 1);
+  g_assert_true (nb_image_view_has_detail (image));
+  nb_data_view_get_read_counts (view, &reads1, &values1);
+  g_assert_cmpuint (reads1 - reads0, ==, 1);
+  /* about the visible eighth of each side: far fewer values than the
+   * slice's 1200 x 1600 */
+  g_assert_cmpuint (values1 - values0, >, 0);
+  g_assert_cmpuint (values1 - values0, <=, 1200 * 1600 / 32);
+
+  /* full resolution there: every cell has its own value */
+  for (guint64 row = 1140; row < 1160; row += 7)
+    for (guint64 col = 40; col < 70; col += 9)
+      {
+        g_autofree char *want_text = g_strdup_printf ("big = %" G_GUINT64_FORMAT " ", row + col);
+        g_autofree char *text = nb_data_view_describe_point (view, row, col);
+        g_assert_nonnull (strstr (text, want_text));
+      }
+  g_assert_true (nb_data_view_export_png (view, png, &error));
+  g_assert_no_error (error);
+  surface = cairo_image_surface_create_from_png (png);
+  for (guint64 row = 1150; row < 1190; row += 13)
+    for (guint64 col = 20; col < 100; col += 17)
+      {
+        cell_position (1200, row, col, &px, &py);
+        get_pixel (surface, px, py, got);
+        expected_rgb ((double) (row + col), want);
+        g_assert_true (pixel_close (got, want, 3));
+      }
+  cairo_surface_destroy (surface);
+
+  /* panning reads the new window instead, the old one is dropped */
+  n_detail = 0;
+  nb_image_view_set_zoom (image, 8, 1600 / 16.0 + 100, 1200 / 16.0);
+  nb_image_view_set_zoom (image, 8, 1600 / 16.0 + 200, 1200 / 16.0);
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (n_detail == 0 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  spin (200);
+  g_assert_cmpuint (n_detail, ==, 1);
+  readout = nb_data_view_describe_point (view, 1151, 253);
+  g_assert_nonnull (strstr (readout, "big = 1404 "));
+
+  /* back to zoom 1: no window */
+  nb_image_view_reset_zoom (image);
+  spin (200);
+  g_assert_false (nb_image_view_has_detail (image));
+  nb_data_view_set_full_limit (view, 1u << 25);
+  nb_data_view_set_variable (view, NULL);
+}
+
+/* The view fits in a narrow pane: its minimum width with a 3-D variable
+ * (axis choosers and a slider shown) is at most 640 px; in a 600-px
+ * window nothing is cut */
+static void
+test_narrow (void)
+{
+  g_autofree char *png = NULL;
+  int min = 0, nat = 0;
+
+  reset_counts ();
+  nb_data_view_set_variable (view, variable ("grad"));
+  wait_loaded (1);
+  gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL, NULL);
+  g_test_message ("data view: minimum width %d, natural %d", min, nat);
+  g_assert_cmpint (min, <=, 640);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 520);
+  spin (400);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (view)), <=, 600);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (view)), >=, min);
+  png = artifact ("dataview-narrow.png");
+  screenshot ("dataview-narrow.png");
+  g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 700);
+  spin (300);
+  nb_data_view_set_variable (view, NULL);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -722,6 +843,7 @@ main (int argc, char **argv)
   g_signal_connect (view, "loaded", G_CALLBACK (on_loaded), NULL);
   g_signal_connect (view, "load-failed", G_CALLBACK (on_failed), NULL);
   g_signal_connect (view, "picture-updated", G_CALLBACK (on_picture), NULL);
+  g_signal_connect (view, "detail-shown", G_CALLBACK (on_detail), NULL);
   gtk_window_present (GTK_WINDOW (window));
   spin (300);
   updates = g_ptr_array_new ();
@@ -732,6 +854,8 @@ main (int argc, char **argv)
   g_test_add_func ("/browser-dataview/plot", test_plot);
   g_test_add_func ("/browser-dataview/table", test_table);
   g_test_add_func ("/browser-dataview/chunks", test_chunks);
+  g_test_add_func ("/browser-dataview/zoom-window", test_zoom_window);
+  g_test_add_func ("/browser-dataview/narrow", test_narrow);
   status = g_test_run ();
 
   nb_data_view_set_variable (view, NULL);

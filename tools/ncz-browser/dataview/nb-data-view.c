@@ -22,6 +22,13 @@
  * the widget's size in pixels (only the chunks holding those points are
  * read), shown, then read at full resolution and replaced; "loaded" is
  * emitted when the full picture (or the page's content) is shown.
+ *
+ * Zoomed in: the whole slice is read at full resolution only when it
+ * has at most full_limit values; otherwise (and whenever the picture
+ * shown is coarser than the screen) the visible window is read with the
+ * stride that makes it about one value per screen pixel, shown over the
+ * picture, and read again (the previous read cancelled) as the user pans
+ * or zooms; its results are generation-checked like the others.
  */
 #include "nb-data-view.h"
 #include "nb-colormap.h"
@@ -70,6 +77,8 @@ struct _NbDataView
   GtkWidget *placeholder;
   GPtrArray *slider_rows;       /* per dimension: the row's adjustment or NULL */
   GPtrArray *play_buttons;      /* per dimension: its play toggle or NULL */
+  GPtrArray *dim_pool;          /* DimRow: the slider rows, made once */
+  GtkStringList *dim_names;     /* the axis drop-downs' shared list */
 
   /* state */
   NczVariable *variable;
@@ -99,6 +108,15 @@ struct _NbDataView
   gboolean slice_full;
   gboolean y_before_x;
 
+  /* the zoomed-in window */
+  NbSlice *detail;
+  guint64 detail_row0, detail_col0, detail_rows, detail_cols, detail_step;
+  GCancellable *detail_cancellable;
+  guint detail_gen;
+  guint detail_timeout;
+  guint64 full_limit;
+  guint64 n_reads, n_read_values;
+
   /* animation */
   gboolean playing;
   guint play_dim;
@@ -121,7 +139,7 @@ enum {
 };
 static GParamSpec *props[N_PROPS];
 
-enum { SIGNAL_LOADED, SIGNAL_LOAD_FAILED, SIGNAL_PICTURE_UPDATED, N_SIGNALS };
+enum { SIGNAL_LOADED, SIGNAL_LOAD_FAILED, SIGNAL_PICTURE_UPDATED, SIGNAL_DETAIL_SHOWN, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static const char * const page_names[] = { "image", "plot", "table", "chunks", NULL };
@@ -138,8 +156,9 @@ set_loading (NbDataView *self, gboolean loading)
   if (self->loading == loading)
     return;
   self->loading = loading;
+  /* the spinner keeps its place (it draws nothing when still): no
+   * relayout of the toolbar when loading starts or stops */
   gtk_spinner_set_spinning (GTK_SPINNER (self->spinner), loading);
-  gtk_widget_set_visible (self->spinner, loading);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_LOADING]);
 }
 
@@ -167,8 +186,28 @@ variable_units (NczVariable *variable)
 }
 
 static void
+clear_detail (NbDataView *self)
+{
+  self->detail_gen++;
+  if (self->detail_cancellable != NULL)
+    {
+      g_cancellable_cancel (self->detail_cancellable);
+      g_clear_object (&self->detail_cancellable);
+    }
+  g_clear_handle_id (&self->detail_timeout, g_source_remove);
+  self->detail_rows = self->detail_cols = 0;
+  if (self->detail != NULL)
+    {
+      g_clear_pointer (&self->detail, nb_slice_free);
+      if (self->image_view != NULL)
+        nb_image_view_set_detail (NB_IMAGE_VIEW (self->image_view), NULL, 0, 0, 1);
+    }
+}
+
+static void
 cancel_reads (NbDataView *self)
 {
+  clear_detail (self);
   self->generation++;
   if (self->cancellable != NULL)
     {
@@ -254,6 +293,8 @@ typedef struct {
 } ImageJob;
 
 static void start_image_read (NbDataView *self, guint64 step, gboolean full, guint64 full_step);
+static void schedule_detail (NbDataView *self, guint delay_ms);
+static void show_detail (NbDataView *self, cairo_surface_t *surface);
 
 static void
 update_range_from_slice (NbDataView *self)
@@ -288,6 +329,17 @@ show_surface (NbDataView *self, cairo_surface_t *surface)
                    self->range_max, units);
 }
 
+static void
+show_detail (NbDataView *self, cairo_surface_t *surface)
+{
+  double v0 = self->flip_y
+    ? (double) self->slice_h - (double) (self->detail_row0 + self->detail_rows * self->detail_step)
+    : (double) self->detail_row0;
+
+  nb_image_view_set_detail (NB_IMAGE_VIEW (self->image_view), surface,
+                            (double) self->detail_col0, v0, (double) self->detail_step);
+}
+
 /* Colour-maps the slice shown again (another colour map or range) */
 static void
 render_picture (NbDataView *self)
@@ -306,6 +358,14 @@ render_picture (NbDataView *self)
                            self->flip_y, self->range_min, self->range_max, table, missing);
   show_surface (self, surface);
   cairo_surface_destroy (surface);
+  if (self->detail != NULL)
+    {
+      surface = nb_render_rgb (self->detail->values, self->detail_rows, self->detail_cols,
+                               self->y_before_x, self->flip_y, self->range_min, self->range_max,
+                               table, missing);
+      show_detail (self, surface);
+      cairo_surface_destroy (surface);
+    }
 }
 
 static void
@@ -361,6 +421,7 @@ image_read_done (GObject *source, GAsyncResult *result, gpointer data)
                                                slice->elapsed_us / 1000.0);
       set_status (self, text);
       emit_loaded (self);
+      schedule_detail (self, 0);
     }
   else
     {
@@ -410,7 +471,179 @@ start_image_read (NbDataView *self, guint64 step, gboolean full, guint64 full_st
   request->hi = self->range_max;
   nb_colormap_fill_table (self->colormap, request->table);
   nb_colormap_missing_rgb (request->missing_rgb);
+  self->n_reads++;
+  self->n_read_values += count[self->y_dim] * count[self->x_dim];
   nb_slice_loader_read_async (request, self->cancellable, image_read_done, job);
+}
+
+/* ------------------------------------------------------------------ */
+/* the zoomed-in window */
+
+typedef struct {
+  NbDataView *self;             /* strong */
+  guint generation, detail_gen;
+  guint64 row0, col0, rows, cols, step;
+  char *colormap;
+  double lo, hi;
+} DetailJob;
+
+static void
+detail_read_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  DetailJob *job = data;
+  NbDataView *self = job->self;
+  g_autoptr(GError) error = NULL;
+  NbSlice *slice = nb_slice_loader_read_finish (result, &error);
+
+  if (job->generation != self->generation || job->detail_gen != self->detail_gen)
+    {
+      nb_slice_free (slice);
+      goto out;
+    }
+  if (slice == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        set_status (self, error->message);
+      self->detail_rows = self->detail_cols = 0;
+      goto out;
+    }
+  g_clear_object (&self->detail_cancellable);
+  nb_slice_free (self->detail);
+  self->detail = slice;
+  if (slice->surface != NULL && g_strcmp0 (job->colormap, self->colormap) == 0
+      && job->lo == self->range_min && job->hi == self->range_max)
+    show_detail (self, slice->surface);
+  else
+    render_picture (self);
+  {
+    g_autofree char *text = g_strdup_printf ("Zoomed in: %" G_GUINT64_FORMAT " \xc3\x97 %" G_GUINT64_FORMAT
+                                             " values at 1:%" G_GUINT64_FORMAT ", read in %.0f ms",
+                                             job->rows, job->cols, job->step, slice->elapsed_us / 1000.0);
+    set_status (self, text);
+  }
+  g_signal_emit (self, signals[SIGNAL_DETAIL_SHOWN], 0);
+out:
+  g_object_unref (job->self);
+  g_free (job->colormap);
+  g_free (job);
+}
+
+/* Reads the visible window when the picture shown is coarser than the
+ * screen there */
+static gboolean
+update_detail (gpointer data)
+{
+  NbDataView *self = data;
+  double u0, v0, u1, v1, r_lo, r_hi, per_px;
+  int width = gtk_widget_get_width (self->image_view);
+  int height = gtk_widget_get_height (self->image_view);
+  guint64 st, row0, row1, col0, col1, rows, cols;
+  guint64 *start, *count;
+  gint64 *stride;
+  NbSliceRequest *request;
+  DetailJob *job;
+
+  self->detail_timeout = 0;
+  if (self->slice == NULL || !is_image_page (self) || self->n_dims < 2 || width <= 0 || height <= 0
+      || nb_image_view_get_zoom (NB_IMAGE_VIEW (self->image_view)) <= 1.0
+      || !nb_image_view_get_visible (NB_IMAGE_VIEW (self->image_view), &u0, &v0, &u1, &v1))
+    {
+      clear_detail (self);
+      return G_SOURCE_REMOVE;
+    }
+  per_px = MAX ((u1 - u0) / width, (v1 - v0) / height);
+  st = per_px < 1 ? 1 : (guint64) floor (per_px);
+  if (st >= self->step)
+    {
+      /* the picture shown is as fine as the screen there */
+      clear_detail (self);
+      return G_SOURCE_REMOVE;
+    }
+  r_lo = self->flip_y ? (double) self->slice_h - v1 : v0;
+  r_hi = self->flip_y ? (double) self->slice_h - v0 : v1;
+  row0 = (guint64) MAX (floor (r_lo), 0) / st * st;
+  row1 = MIN ((guint64) ceil (r_hi), self->slice_h);
+  col0 = (guint64) floor (u0) / st * st;
+  col1 = MIN ((guint64) ceil (u1), self->slice_w);
+  if (row1 <= row0 || col1 <= col0)
+    return G_SOURCE_REMOVE;
+  rows = (row1 - row0 + st - 1) / st;
+  cols = (col1 - col0 + st - 1) / st;
+  if (rows == self->detail_rows && cols == self->detail_cols && st == self->detail_step
+      && row0 == self->detail_row0 && col0 == self->detail_col0)
+    return G_SOURCE_REMOVE;     /* shown or being read */
+
+  /* a new window: the read of the last one is dropped */
+  self->detail_gen++;
+  if (self->detail_cancellable != NULL)
+    g_cancellable_cancel (self->detail_cancellable);
+  g_clear_object (&self->detail_cancellable);
+  self->detail_cancellable = g_cancellable_new ();
+  self->detail_row0 = row0;
+  self->detail_col0 = col0;
+  self->detail_rows = rows;
+  self->detail_cols = cols;
+  self->detail_step = st;
+  g_clear_pointer (&self->detail, nb_slice_free);
+  nb_image_view_set_detail (NB_IMAGE_VIEW (self->image_view), NULL, 0, 0, 1);
+
+  start = g_newa (guint64, self->n_dims);
+  count = g_newa (guint64, self->n_dims);
+  stride = g_newa (gint64, self->n_dims);
+  slice_geometry (self, start, count, stride, st);
+  start[self->y_dim] = row0;
+  start[self->x_dim] = col0;
+  count[self->y_dim] = rows;
+  count[self->x_dim] = cols;
+  request = nb_slice_request_new (self->variable, start, count, stride);
+  request->want_percentiles = FALSE;
+  request->render = TRUE;
+  request->y_before_x = self->y_before_x;
+  request->height = rows;
+  request->width = cols;
+  request->flip_known = TRUE;
+  request->flip_y = self->flip_y;
+  request->auto_range = FALSE;
+  request->lo = self->range_min;
+  request->hi = self->range_max;
+  nb_colormap_fill_table (self->colormap, request->table);
+  nb_colormap_missing_rgb (request->missing_rgb);
+
+  job = g_new0 (DetailJob, 1);
+  job->self = g_object_ref (self);
+  job->generation = self->generation;
+  job->detail_gen = self->detail_gen;
+  job->row0 = row0;
+  job->col0 = col0;
+  job->rows = rows;
+  job->cols = cols;
+  job->step = st;
+  job->colormap = g_strdup (self->colormap);
+  job->lo = self->range_min;
+  job->hi = self->range_max;
+  self->n_reads++;
+  self->n_read_values += rows * cols;
+  nb_slice_loader_read_async (request, self->detail_cancellable, detail_read_done, job);
+  return G_SOURCE_REMOVE;
+}
+
+/* Reads the window after @delay_ms of no further zoom or pan */
+static void
+schedule_detail (NbDataView *self, guint delay_ms)
+{
+  g_clear_handle_id (&self->detail_timeout, g_source_remove);
+  if (self->slice == NULL || self->loading)
+    return;
+  if (delay_ms == 0)
+    update_detail (self);
+  else
+    self->detail_timeout = g_timeout_add (delay_ms, update_detail, self);
+}
+
+static void
+on_view_changed (NbImageView *view, gpointer data)
+{
+  schedule_detail (NB_DATA_VIEW (data), 80);
 }
 
 static void
@@ -446,7 +679,7 @@ load_image (NbDataView *self)
   step = MAX ((self->slice_w + width - 1) / width, (self->slice_h + height - 1) / height);
   step = MAX (step, 1);
   /* a full picture of at most FULL_MAX_VALUES values */
-  while ((self->slice_h / full_step) * (self->slice_w / full_step) > FULL_MAX_VALUES)
+  while ((self->slice_h / full_step) * (self->slice_w / full_step) > self->full_limit)
     full_step++;
   if (step > full_step)
     start_image_read (self, step, FALSE, full_step);
@@ -802,9 +1035,21 @@ nb_data_view_describe_point (NbDataView *self, guint64 y_index, guint64 x_index)
 
   if (self->slice == NULL || y_index >= self->slice_h || x_index >= self->slice_w)
     return NULL;
-  r = y_index / self->step;
-  c = x_index / self->step;
-  v = self->slice->values[self->y_before_x ? r * self->pic_w + c : c * self->pic_h + r];
+  if (self->detail != NULL && y_index >= self->detail_row0 && x_index >= self->detail_col0
+      && (y_index - self->detail_row0) / self->detail_step < self->detail_rows
+      && (x_index - self->detail_col0) / self->detail_step < self->detail_cols)
+    {
+      /* the finer values of the zoomed-in window */
+      r = (y_index - self->detail_row0) / self->detail_step;
+      c = (x_index - self->detail_col0) / self->detail_step;
+      v = self->detail->values[self->y_before_x ? r * self->detail_cols + c : c * self->detail_rows + r];
+    }
+  else
+    {
+      r = y_index / self->step;
+      c = x_index / self->step;
+      v = self->slice->values[self->y_before_x ? r * self->pic_w + c : c * self->pic_h + r];
+    }
   value = isnan (v) ? g_strdup ("missing") : nb_format_value (v);
   ytext = coordinate_text (self, self->y_dim, y_index);
   xtext = coordinate_text (self, self->x_dim, x_index);
@@ -926,42 +1171,111 @@ sync_play_buttons (NbDataView *self)
 
       if (b == NULL)
         continue;
-      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (b), self->playing && d == self->play_dim);
-      gtk_button_set_icon_name (GTK_BUTTON (b), self->playing && d == self->play_dim
-                                ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
+      gboolean on = self->playing && d == self->play_dim;
+      const char *icon = on ? "media-playback-pause-symbolic" : "media-playback-start-symbolic";
+
+      if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (b)) != on)
+        gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (b), on);
+      if (g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (b)), icon) != 0)
+        gtk_button_set_icon_name (GTK_BUTTON (b), icon);
     }
   self->updating_controls = FALSE;
 }
 
-static void
-clear_box (GtkWidget *box)
-{
-  GtkWidget *child;
+/* One row of the pool of slider rows: row i serves dimension i; rows are
+ * made once and shown or hidden, never destroyed while the view lives */
+typedef struct {
+  GtkWidget *row;
+  GtkWidget *label;
+  GtkWidget *play;
+  GtkAdjustment *adj;
+} DimRow;
 
-  while ((child = gtk_widget_get_first_child (box)) != NULL)
-    gtk_box_remove (GTK_BOX (box), child);
+static DimRow *
+dim_row_get (NbDataView *self, guint d)
+{
+  while (self->dim_pool->len <= d)
+    {
+      DimRow *r = g_new0 (DimRow, 1);
+      guint i = self->dim_pool->len;
+      GtkWidget *scale, *spin;
+
+      r->row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+      r->label = gtk_label_new ("");
+      gtk_label_set_width_chars (GTK_LABEL (r->label), 8);
+      gtk_label_set_max_width_chars (GTK_LABEL (r->label), 8);
+      gtk_label_set_ellipsize (GTK_LABEL (r->label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_xalign (GTK_LABEL (r->label), 0);
+      gtk_widget_add_css_class (r->label, "dim-label");
+      r->adj = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 1, 10, 0));
+      g_object_set_data (G_OBJECT (r->adj), "nb-dim", GUINT_TO_POINTER (i));
+      g_signal_connect (r->adj, "value-changed", G_CALLBACK (on_slider_changed), self);
+      scale = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, r->adj);
+      gtk_scale_set_digits (GTK_SCALE (scale), 0);
+      gtk_widget_set_hexpand (scale, TRUE);
+      spin = gtk_spin_button_new (r->adj, 1, 0);
+      gtk_widget_add_css_class (spin, "numeric");
+      /* a fixed width: the row's size does not follow the dimension */
+      gtk_editable_set_width_chars (GTK_EDITABLE (spin), 7);
+      r->play = gtk_toggle_button_new ();
+      gtk_button_set_icon_name (GTK_BUTTON (r->play), "media-playback-start-symbolic");
+      gtk_widget_set_tooltip_text (r->play, "Play along this dimension");
+      gtk_widget_add_css_class (r->play, "flat");
+      g_object_set_data (G_OBJECT (r->play), "nb-dim", GUINT_TO_POINTER (i));
+      g_signal_connect (r->play, "toggled", G_CALLBACK (on_play_toggled), self);
+      gtk_box_append (GTK_BOX (r->row), r->label);
+      gtk_box_append (GTK_BOX (r->row), r->play);
+      gtk_box_append (GTK_BOX (r->row), scale);
+      gtk_box_append (GTK_BOX (r->row), spin);
+      gtk_widget_set_visible (r->row, FALSE);
+      gtk_box_append (GTK_BOX (self->sliders), r->row);
+      g_ptr_array_add (self->dim_pool, r);
+    }
+  return g_ptr_array_index (self->dim_pool, d);
 }
 
-/* Axis drop-downs and one slider per other dimension */
+static void
+dim_row_free (gpointer data)
+{
+  DimRow *r = data;
+
+  g_object_unref (r->adj);
+  g_free (r);
+}
+
+static void
+set_text_if_changed (GtkWidget *label, const char *text)
+{
+  if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), text) != 0)
+    gtk_label_set_text (GTK_LABEL (label), text);
+}
+
+/* Axis drop-downs and one slider per other dimension: the drop-downs'
+ * shared list is spliced in place and the pool's rows are reconfigured,
+ * so selecting a variable creates no widget once the pool is big enough */
 static void
 rebuild_controls (NbDataView *self)
 {
-  GtkStringList *names = gtk_string_list_new (NULL);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
+  guint n_old = g_list_model_get_n_items (G_LIST_MODEL (self->dim_names));
+  gboolean same = n_old == self->n_dims;
+  gboolean any = FALSE;
 
   self->updating_controls = TRUE;
-  clear_box (self->sliders);
   g_ptr_array_set_size (self->slider_rows, 0);
   g_ptr_array_set_size (self->play_buttons, 0);
 
   for (guint d = 0; d < self->n_dims; d++)
     {
-      g_autofree char *item = g_strdup_printf ("%s (%" G_GUINT64_FORMAT ")", dim_name (self, d),
-                                               self->shape[d]);
-      gtk_string_list_append (names, item);
+      char *item = g_strdup_printf ("%s (%" G_GUINT64_FORMAT ")", dim_name (self, d),
+                                    self->shape[d]);
+      if (same && g_strcmp0 (item, gtk_string_list_get_string (self->dim_names, d)) != 0)
+        same = FALSE;
+      g_ptr_array_add (items, item);
     }
-  gtk_drop_down_set_model (GTK_DROP_DOWN (self->y_drop), G_LIST_MODEL (names));
-  gtk_drop_down_set_model (GTK_DROP_DOWN (self->x_drop), G_LIST_MODEL (names));
-  g_object_unref (names);
+  g_ptr_array_add (items, NULL);
+  if (!same)
+    gtk_string_list_splice (self->dim_names, 0, n_old, (const char * const *) items->pdata);
   gtk_widget_set_visible (self->axes_box, self->n_dims >= 2);
   if (self->n_dims >= 2)
     {
@@ -969,51 +1283,40 @@ rebuild_controls (NbDataView *self)
       gtk_drop_down_set_selected (GTK_DROP_DOWN (self->x_drop), self->x_dim);
     }
 
-  for (guint d = 0; d < self->n_dims; d++)
+  for (guint d = 0; d < MAX (self->n_dims, self->dim_pool->len); d++)
     {
-      GtkWidget *row, *label, *scale, *spin, *play;
-      GtkAdjustment *adj;
+      gboolean shown = d < self->n_dims && self->n_dims >= 2
+                       && d != self->y_dim && d != self->x_dim;
+      DimRow *r;
 
-      if (self->n_dims >= 2 && (d == self->y_dim || d == self->x_dim))
+      if (!shown)
         {
-          g_ptr_array_add (self->slider_rows, NULL);
-          g_ptr_array_add (self->play_buttons, NULL);
+          if (d < self->dim_pool->len)
+            {
+              r = g_ptr_array_index (self->dim_pool, d);
+              if (gtk_widget_get_visible (r->row))
+                gtk_widget_set_visible (r->row, FALSE);
+            }
+          if (d < self->n_dims)
+            {
+              g_ptr_array_add (self->slider_rows, NULL);
+              g_ptr_array_add (self->play_buttons, NULL);
+            }
           continue;
         }
-      if (self->n_dims < 2)
-        {
-          g_ptr_array_add (self->slider_rows, NULL);
-          g_ptr_array_add (self->play_buttons, NULL);
-          continue;
-        }
-      row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-      label = gtk_label_new (dim_name (self, d));
-      gtk_label_set_width_chars (GTK_LABEL (label), 8);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_widget_add_css_class (label, "dim-label");
-      adj = gtk_adjustment_new (self->index[d], 0, MAX (self->shape[d], 1) - 1, 1, 10, 0);
-      g_object_set_data (G_OBJECT (adj), "nb-dim", GUINT_TO_POINTER (d));
-      g_signal_connect (adj, "value-changed", G_CALLBACK (on_slider_changed), self);
-      scale = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, adj);
-      gtk_scale_set_digits (GTK_SCALE (scale), 0);
-      gtk_widget_set_hexpand (scale, TRUE);
-      spin = gtk_spin_button_new (adj, 1, 0);
-      gtk_widget_add_css_class (spin, "numeric");
-      play = gtk_toggle_button_new ();
-      gtk_button_set_icon_name (GTK_BUTTON (play), "media-playback-start-symbolic");
-      gtk_widget_set_tooltip_text (play, "Play along this dimension");
-      gtk_widget_add_css_class (play, "flat");
-      g_object_set_data (G_OBJECT (play), "nb-dim", GUINT_TO_POINTER (d));
-      g_signal_connect (play, "toggled", G_CALLBACK (on_play_toggled), self);
-      gtk_box_append (GTK_BOX (row), label);
-      gtk_box_append (GTK_BOX (row), play);
-      gtk_box_append (GTK_BOX (row), scale);
-      gtk_box_append (GTK_BOX (row), spin);
-      gtk_box_append (GTK_BOX (self->sliders), row);
-      g_ptr_array_add (self->slider_rows, adj);
-      g_ptr_array_add (self->play_buttons, play);
+      r = dim_row_get (self, d);
+      set_text_if_changed (r->label, dim_name (self, d));
+      gtk_widget_set_tooltip_text (r->label, dim_name (self, d));
+      gtk_adjustment_configure (r->adj, (double) self->index[d], 0,
+                                (double) (MAX (self->shape[d], 1) - 1), 1, 10, 0);
+      if (!gtk_widget_get_visible (r->row))
+        gtk_widget_set_visible (r->row, TRUE);
+      g_ptr_array_add (self->slider_rows, r->adj);
+      g_ptr_array_add (self->play_buttons, r->play);
+      any = TRUE;
     }
-  gtk_widget_set_visible (self->sliders, gtk_widget_get_first_child (self->sliders) != NULL);
+  if (gtk_widget_get_visible (self->sliders) != any)
+    gtk_widget_set_visible (self->sliders, any);
   self->updating_controls = FALSE;
   sync_play_buttons (self);
 }
@@ -1062,6 +1365,8 @@ nb_data_view_finalize (GObject *object)
   nb_slice_free (self->slice);
   g_ptr_array_unref (self->slider_rows);
   g_ptr_array_unref (self->play_buttons);
+  g_ptr_array_unref (self->dim_pool);
+  g_object_unref (self->dim_names);
   G_OBJECT_CLASS (nb_data_view_parent_class)->finalize (object);
 }
 
@@ -1231,6 +1536,16 @@ nb_data_view_class_init (NbDataViewClass *klass)
                                                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                                   G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 
+  /**
+   * NbDataView::detail-shown:
+   *
+   * Zoomed in, the visible window of the slice was read at about the
+   * screen's resolution and is shown over the picture.
+   */
+  signals[SIGNAL_DETAIL_SHOWN] = g_signal_new ("detail-shown", G_TYPE_FROM_CLASS (klass),
+                                               G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                               G_TYPE_NONE, 0);
+
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "nb-data-view");
 }
@@ -1247,6 +1562,87 @@ labeled (const char *text, GtkWidget *widget)
   return box;
 }
 
+/* The drop-down's button shows the dimension's name (ellipsized), its
+ * list the name and length */
+static void
+compact_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 8);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+compact_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  GtkStringObject *obj = gtk_list_item_get_item (item);
+  const char *text = obj != NULL ? gtk_string_object_get_string (obj) : "";
+  const char *paren = strstr (text, " (");
+  g_autofree char *name = paren != NULL ? g_strndup (text, paren - text) : g_strdup (text);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), name);
+}
+
+static void
+full_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+full_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  GtkStringObject *obj = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      obj != NULL ? gtk_string_object_get_string (obj) : "");
+}
+
+static void
+compact_drop_down (GtkWidget *drop)
+{
+  GtkListItemFactory *button = gtk_signal_list_item_factory_new ();
+  GtkListItemFactory *list = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (button, "setup", G_CALLBACK (compact_setup), NULL);
+  g_signal_connect (button, "bind", G_CALLBACK (compact_bind), NULL);
+  g_signal_connect (list, "setup", G_CALLBACK (full_setup), NULL);
+  g_signal_connect (list, "bind", G_CALLBACK (full_bind), NULL);
+  gtk_drop_down_set_factory (GTK_DROP_DOWN (drop), button);
+  gtk_drop_down_set_list_factory (GTK_DROP_DOWN (drop), list);
+  g_object_unref (button);
+  g_object_unref (list);
+}
+
+/* Icons for the page switcher (titles become its tooltips) */
+static void
+set_page_icons (NbDataView *self)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  const char *plot = "org.ncz.Browser-plot-symbolic";
+  const char *icons[][2] = {
+    { "image", "image-x-generic-symbolic" },
+    { "plot", NULL },
+    { "table", "view-list-symbolic" },
+    { "chunks", "view-app-grid-symbolic" },
+  };
+
+  if (display == NULL || !gtk_icon_theme_has_icon (gtk_icon_theme_get_for_display (display), plot))
+    plot = "network-cellular-signal-excellent-symbolic";
+  icons[1][1] = plot;
+  for (guint i = 0; i < G_N_ELEMENTS (icons); i++)
+    {
+      GtkWidget *child = gtk_stack_get_child_by_name (GTK_STACK (self->stack), icons[i][0]);
+      gtk_stack_page_set_icon_name (gtk_stack_get_page (GTK_STACK (self->stack), child), icons[i][1]);
+    }
+}
+
 static void
 nb_data_view_init (NbDataView *self)
 {
@@ -1258,15 +1654,20 @@ nb_data_view_init (NbDataView *self)
   self->range_min = 0;
   self->range_max = 1;
   self->step = 1;
+  self->full_limit = FULL_MAX_VALUES;
   self->flip_y = TRUE;
   self->slider_rows = g_ptr_array_new ();
   self->play_buttons = g_ptr_array_new ();
+  self->dim_pool = g_ptr_array_new_with_free_func (dim_row_free);
+  self->dim_names = gtk_string_list_new (NULL);
 
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 
-  /* toolbar */
-  self->toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  /* toolbar: about 400 px wide, so that the view fits beside the tree
+   * and the details in a 1280-px window; page switcher with icons,
+   * compact axis choosers, colour map and range in one popover */
+  self->toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_add_css_class (self->toolbar, "toolbar");
   self->stack = gtk_stack_new ();
   gtk_stack_set_transition_type (GTK_STACK (self->stack), GTK_STACK_TRANSITION_TYPE_NONE);
@@ -1274,9 +1675,11 @@ nb_data_view_init (NbDataView *self)
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (self->switcher), GTK_STACK (self->stack));
   gtk_box_append (GTK_BOX (self->toolbar), self->switcher);
 
-  self->axes_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  self->y_drop = gtk_drop_down_new (NULL, NULL);
-  self->x_drop = gtk_drop_down_new (NULL, NULL);
+  self->axes_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  self->y_drop = gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->dim_names)), NULL);
+  self->x_drop = gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->dim_names)), NULL);
+  compact_drop_down (self->y_drop);
+  compact_drop_down (self->x_drop);
   gtk_widget_set_tooltip_text (self->y_drop, "Vertical axis");
   gtk_widget_set_tooltip_text (self->x_drop, "Horizontal axis");
   gtk_box_append (GTK_BOX (self->axes_box), labeled ("Y", self->y_drop));
@@ -1287,13 +1690,13 @@ nb_data_view_init (NbDataView *self)
 
   self->cmap_drop = gtk_drop_down_new_from_strings ((const char * const[]) { "Viridis", "Grey", "Balance", NULL });
   gtk_widget_set_tooltip_text (self->cmap_drop, "Colour map");
-  gtk_box_append (GTK_BOX (self->toolbar), self->cmap_drop);
   g_signal_connect (self->cmap_drop, "notify::selected", G_CALLBACK (on_colormap_selected), self);
 
-  /* the range, in a popover */
+  /* colour map and range, in a popover */
   {
     GtkWidget *grid = gtk_grid_new ();
     GtkWidget *popover = gtk_popover_new ();
+    GtkWidget *cmap_label = gtk_label_new ("Colour map");
     GtkWidget *min_label = gtk_label_new ("Minimum");
     GtkWidget *max_label = gtk_label_new ("Maximum");
 
@@ -1307,6 +1710,7 @@ nb_data_view_init (NbDataView *self)
     gtk_editable_set_width_chars (GTK_EDITABLE (self->max_spin), 10);
     gtk_widget_set_sensitive (self->min_spin, FALSE);
     gtk_widget_set_sensitive (self->max_spin, FALSE);
+    gtk_label_set_xalign (GTK_LABEL (cmap_label), 0);
     gtk_label_set_xalign (GTK_LABEL (min_label), 0);
     gtk_label_set_xalign (GTK_LABEL (max_label), 0);
     gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
@@ -1315,16 +1719,18 @@ nb_data_view_init (NbDataView *self)
     gtk_widget_set_margin_end (grid, 6);
     gtk_widget_set_margin_top (grid, 6);
     gtk_widget_set_margin_bottom (grid, 6);
-    gtk_grid_attach (GTK_GRID (grid), self->auto_check, 0, 0, 2, 1);
-    gtk_grid_attach (GTK_GRID (grid), min_label, 0, 1, 1, 1);
-    gtk_grid_attach (GTK_GRID (grid), self->min_spin, 1, 1, 1, 1);
-    gtk_grid_attach (GTK_GRID (grid), max_label, 0, 2, 1, 1);
-    gtk_grid_attach (GTK_GRID (grid), self->max_spin, 1, 2, 1, 1);
+    gtk_grid_attach (GTK_GRID (grid), cmap_label, 0, 0, 1, 1);
+    gtk_grid_attach (GTK_GRID (grid), self->cmap_drop, 1, 0, 1, 1);
+    gtk_grid_attach (GTK_GRID (grid), self->auto_check, 0, 1, 2, 1);
+    gtk_grid_attach (GTK_GRID (grid), min_label, 0, 2, 1, 1);
+    gtk_grid_attach (GTK_GRID (grid), self->min_spin, 1, 2, 1, 1);
+    gtk_grid_attach (GTK_GRID (grid), max_label, 0, 3, 1, 1);
+    gtk_grid_attach (GTK_GRID (grid), self->max_spin, 1, 3, 1, 1);
     gtk_popover_set_child (GTK_POPOVER (popover), grid);
     range_box = gtk_menu_button_new ();
-    gtk_menu_button_set_label (GTK_MENU_BUTTON (range_box), "Range");
+    gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (range_box), "color-select-symbolic");
     gtk_menu_button_set_popover (GTK_MENU_BUTTON (range_box), popover);
-    gtk_widget_set_tooltip_text (range_box, "Colour range");
+    gtk_widget_set_tooltip_text (range_box, "Colour map and range");
     gtk_box_append (GTK_BOX (self->toolbar), range_box);
     self->range_button = range_box;
   }
@@ -1338,7 +1744,6 @@ nb_data_view_init (NbDataView *self)
   g_signal_connect (self->max_spin, "value-changed", G_CALLBACK (on_range_edited), self);
 
   self->spinner = gtk_spinner_new ();
-  gtk_widget_set_visible (self->spinner, FALSE);
   gtk_box_append (GTK_BOX (self->toolbar), self->spinner);
   gtk_box_append (GTK_BOX (self->box), self->toolbar);
   gtk_box_append (GTK_BOX (self->box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
@@ -1355,6 +1760,7 @@ nb_data_view_init (NbDataView *self)
   gtk_widget_set_hexpand (self->image_view, TRUE);
   gtk_overlay_set_child (GTK_OVERLAY (overlay), self->image_view);
   g_signal_connect (self->image_view, "hover", G_CALLBACK (on_hover), self);
+  g_signal_connect (self->image_view, "view-changed", G_CALLBACK (on_view_changed), self);
   gtk_box_append (GTK_BOX (image_page), overlay);
   self->colorbar = nb_colorbar_new ();
   gtk_widget_set_margin_start (self->colorbar, 48);
@@ -1373,6 +1779,7 @@ nb_data_view_init (NbDataView *self)
   gtk_stack_add_titled (GTK_STACK (self->stack), self->table_view, "table", "Table");
   self->chunk_map = nb_chunk_map_new ();
   gtk_stack_add_titled (GTK_STACK (self->stack), self->chunk_map, "chunks", "Chunks");
+  set_page_icons (self);
   self->placeholder = gtk_label_new ("No variable selected");
   gtk_widget_add_css_class (self->placeholder, "dim-label");
   gtk_widget_add_css_class (self->placeholder, "title-4");
@@ -1391,6 +1798,9 @@ nb_data_view_init (NbDataView *self)
   self->sliders = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   gtk_widget_set_visible (self->sliders, FALSE);
   gtk_box_append (GTK_BOX (bottom), self->sliders);
+  /* two rows made now (hidden), enough for the usual 3-D and 4-D
+   * variables: selecting one then only shows and configures them */
+  dim_row_get (self, 1);
   self->status = gtk_label_new ("");
   gtk_label_set_xalign (GTK_LABEL (self->status), 0);
   gtk_label_set_ellipsize (GTK_LABEL (self->status), PANGO_ELLIPSIZE_END);
@@ -1936,4 +2346,37 @@ nb_data_view_export_png (NbDataView *self, const char *path, GError **error)
       return FALSE;
     }
   return TRUE;
+}
+
+/**
+ * nb_data_view_set_full_limit:
+ * @max_values: the most values of a full-resolution read of the whole
+ *   slice (at least 1)
+ *
+ * A slice with more values is shown decimated; zoomed in, the visible
+ * window is read at the screen's resolution. The default is 2^25.
+ */
+void
+nb_data_view_set_full_limit (NbDataView *self, guint64 max_values)
+{
+  g_return_if_fail (NB_IS_DATA_VIEW (self));
+  self->full_limit = MAX (max_values, 1);
+}
+
+/**
+ * nb_data_view_get_read_counts:
+ * @n_reads: (out) (optional): how many image reads were started
+ * @n_values: (out) (optional): how many values they asked for
+ *
+ * Counts of the image page's reads (whole slice, decimated or not, and
+ * zoomed-in windows) since the view was made.
+ */
+void
+nb_data_view_get_read_counts (NbDataView *self, guint64 *n_reads, guint64 *n_values)
+{
+  g_return_if_fail (NB_IS_DATA_VIEW (self));
+  if (n_reads != NULL)
+    *n_reads = self->n_reads;
+  if (n_values != NULL)
+    *n_values = self->n_read_values;
 }

@@ -39,5 +39,7 @@ GtkWidget   *nb_data_view_get_plot_view (NbDataView *self);
 gboolean     nb_data_view_get_y_flipped (NbDataView *self);
 char        *nb_data_view_describe_point (NbDataView *self, guint64 y_index, guint64 x_index);
 void         nb_data_view_get_export_image_origin (NbDataView *self, int *width, int *height);
+void         nb_data_view_set_full_limit (NbDataView *self, guint64 max_values);
+void         nb_data_view_get_read_counts (NbDataView *self, guint64 *n_reads, guint64 *n_values);
 
 G_END_DECLS

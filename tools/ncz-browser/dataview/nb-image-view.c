@@ -10,6 +10,11 @@
  * so replacing one by the other keeps zoom and pan. At zoom 1 the extent
  * fits the widget with square cells; scrolling (or pinching) zooms about
  * the pointer, dragging pans. "hover" gives the cell under the pointer.
+ *
+ * A detail picture may lie over part of the extent (a finer read of the
+ * visible window when zoomed in): its pixel (i, j) covers the cells
+ * [u0 + i * step, ...) x [v0 + j * step, ...). "view-changed" is emitted
+ * whenever zoom or pan change, so that the owner can read such a window.
  */
 #include "nb-image-view.h"
 #include "nb-draw.h"
@@ -24,6 +29,9 @@ struct _NbImageView
   double extent_w, extent_h;
   double step_x, step_y;
 
+  cairo_surface_t *detail;
+  double detail_u0, detail_v0, detail_step;
+
   double zoom;
   double cu, cv;               /* the cell at the centre of the widget */
   double drag_cu, drag_cv;
@@ -32,7 +40,7 @@ struct _NbImageView
 
 G_DEFINE_FINAL_TYPE (NbImageView, nb_image_view, GTK_TYPE_WIDGET)
 
-enum { SIGNAL_HOVER, N_SIGNALS };
+enum { SIGNAL_HOVER, SIGNAL_VIEW_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 #define MAX_ZOOM 256.0
@@ -125,6 +133,30 @@ nb_image_view_draw (NbImageView *self, cairo_t *cr, int width, int height)
   cairo_pattern_set_extend (pattern, CAIRO_EXTEND_NONE);
   cairo_paint (cr);
   cairo_restore (cr);
+
+  if (self->detail != NULL)
+    {
+      cairo_save (cr);
+      cairo_rectangle (cr, 0, 0, width, height);
+      cairo_clip (cr);
+      cairo_rectangle (cr, ox, oy, self->extent_w * s, self->extent_h * s);
+      cairo_clip (cr);
+      cairo_translate (cr, ox + self->detail_u0 * s, oy + self->detail_v0 * s);
+      cairo_scale (cr, s * self->detail_step, s * self->detail_step);
+      cairo_set_source_surface (cr, self->detail, 0, 0);
+      pattern = cairo_get_source (cr);
+      cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
+      cairo_pattern_set_extend (pattern, CAIRO_EXTEND_NONE);
+      cairo_paint (cr);
+      cairo_restore (cr);
+    }
+}
+
+static void
+view_changed (NbImageView *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[SIGNAL_VIEW_CHANGED], 0);
 }
 
 static void
@@ -161,7 +193,7 @@ zoom_about (NbImageView *self, double zoom, double x, double y)
       self->cv = self->extent_h / 2;
     }
   clamp_center (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  view_changed (self);
 }
 
 static gboolean
@@ -233,7 +265,7 @@ on_drag_update (GtkGestureDrag *gesture, double dx, double dy, gpointer data)
   self->cu = self->drag_cu - dx / s;
   self->cv = self->drag_cv - dy / s;
   clamp_center (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  view_changed (self);
 }
 
 static void
@@ -260,6 +292,7 @@ nb_image_view_finalize (GObject *object)
   NbImageView *self = NB_IMAGE_VIEW (object);
 
   g_clear_pointer (&self->surface, cairo_surface_destroy);
+  g_clear_pointer (&self->detail, cairo_surface_destroy);
   G_OBJECT_CLASS (nb_image_view_parent_class)->finalize (object);
 }
 
@@ -287,6 +320,10 @@ nb_image_view_class_init (NbImageViewClass *klass)
                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                         G_TYPE_NONE, 3, G_TYPE_DOUBLE, G_TYPE_DOUBLE,
                                         G_TYPE_BOOLEAN);
+  /* view-changed: zoom or pan changed */
+  signals[SIGNAL_VIEW_CHANGED] = g_signal_new ("view-changed", G_TYPE_FROM_CLASS (klass),
+                                               G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                               G_TYPE_NONE, 0);
   gtk_widget_class_set_css_name (widget_class, "nb-image-view");
 }
 
@@ -350,6 +387,7 @@ void
 nb_image_view_clear (NbImageView *self)
 {
   g_clear_pointer (&self->surface, cairo_surface_destroy);
+  g_clear_pointer (&self->detail, cairo_surface_destroy);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -365,7 +403,7 @@ nb_image_view_reset_zoom (NbImageView *self)
   self->zoom = 1.0;
   self->cu = self->extent_w / 2;
   self->cv = self->extent_h / 2;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  view_changed (self);
 }
 
 void
@@ -375,11 +413,49 @@ nb_image_view_set_zoom (NbImageView *self, double zoom, double center_u, double 
   self->cu = center_u;
   self->cv = center_v;
   clamp_center (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  view_changed (self);
 }
 
 double
 nb_image_view_get_zoom (NbImageView *self)
 {
   return self->zoom;
+}
+
+/* Shows @surface (referenced; %NULL removes it) over the cells from
+ * (u0, v0), one pixel per @step x @step cells */
+void
+nb_image_view_set_detail (NbImageView *self, cairo_surface_t *surface,
+                          double u0, double v0, double step)
+{
+  g_clear_pointer (&self->detail, cairo_surface_destroy);
+  self->detail = surface != NULL ? cairo_surface_reference (surface) : NULL;
+  self->detail_u0 = u0;
+  self->detail_v0 = v0;
+  self->detail_step = step > 0 ? step : 1;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+nb_image_view_has_detail (NbImageView *self)
+{
+  return self->detail != NULL;
+}
+
+/* The visible part of the extent, in cells (clamped to the extent) */
+gboolean
+nb_image_view_get_visible (NbImageView *self, double *u0, double *v0, double *u1, double *v1)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  double ox, oy, s;
+
+  if (width <= 0 || height <= 0 || self->extent_w <= 0 || self->extent_h <= 0)
+    return FALSE;
+  layout (self, width, height, &ox, &oy, &s);
+  *u0 = CLAMP (-ox / s, 0, self->extent_w);
+  *v0 = CLAMP (-oy / s, 0, self->extent_h);
+  *u1 = CLAMP ((width - ox) / s, 0, self->extent_w);
+  *v1 = CLAMP ((height - oy) / s, 0, self->extent_h);
+  return *u1 > *u0 && *v1 > *v0;
 }

@@ -17,6 +17,11 @@ void       nb_image_view_set_image  (NbImageView *self, cairo_surface_t *surface
                                      double extent_w, double extent_h,
                                      double step_x, double step_y);
 void       nb_image_view_clear      (NbImageView *self);
+void       nb_image_view_set_detail (NbImageView *self, cairo_surface_t *surface,
+                                     double u0, double v0, double step);
+gboolean   nb_image_view_has_detail (NbImageView *self);
+gboolean   nb_image_view_get_visible (NbImageView *self, double *u0, double *v0,
+                                      double *u1, double *v1);
 gboolean   nb_image_view_has_image  (NbImageView *self);
 void       nb_image_view_reset_zoom (NbImageView *self);
 void       nb_image_view_set_zoom   (NbImageView *self, double zoom,

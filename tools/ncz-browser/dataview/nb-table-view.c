@@ -313,7 +313,8 @@ nb_table_view_clear (NbTableView *self)
   guint old = self->list->n_values;
 
   nb_value_list_clear (self->list);
-  g_list_model_items_changed (G_LIST_MODEL (self->list), 0, old, 0);
+  if (old > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self->list), 0, old, 0);
 }
 
 /**

@@ -1018,7 +1018,19 @@ build_browser (NbWindow *self)
    * narrow for both; the header's details button shows or hides them */
   self->flap = inner;
   adw_flap_set_content (ADW_FLAP (inner), build_data_area (self));
-  adw_flap_set_flap (ADW_FLAP (inner), self->details);
+  {
+    /* the flap takes its natural width, the data the rest: the details
+     * (a preferences page, naturally as wide as its 600-px clamp) are
+     * kept to a sidebar's width */
+    GtkWidget *clamp = adw_clamp_new ();
+
+    adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 380);
+    adw_clamp_set_tightening_threshold (ADW_CLAMP (clamp), 380);
+    adw_clamp_set_child (ADW_CLAMP (clamp), self->details);
+    gtk_widget_set_hexpand (clamp, FALSE);
+    adw_flap_set_flap (ADW_FLAP (inner), clamp);
+    gtk_widget_set_hexpand (adw_flap_get_content (ADW_FLAP (inner)), TRUE);
+  }
   adw_flap_set_separator (ADW_FLAP (inner), gtk_separator_new (GTK_ORIENTATION_VERTICAL));
   adw_flap_set_flap_position (ADW_FLAP (inner), GTK_PACK_END);
   adw_flap_set_fold_policy (ADW_FLAP (inner), ADW_FLAP_FOLD_POLICY_AUTO);

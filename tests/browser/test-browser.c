@@ -126,16 +126,22 @@ is_mapped (gpointer win)
 }
 
 static NbWindow *
-new_window (void)
+new_window_sized (int width, int height)
 {
   NbWindow *win;
   close_windows ();
   win = nb_window_new (GTK_APPLICATION (app));
-  /* room for the tree, the data and the details side by side */
-  gtk_window_set_default_size (GTK_WINDOW (win), 1720, 940);
+  gtk_window_set_default_size (GTK_WINDOW (win), width, height);
   gtk_window_present (GTK_WINDOW (win));
   wait_until (is_mapped, win);
   return win;
+}
+
+static NbWindow *
+new_window (void)
+{
+  /* room for the tree, the data and the details side by side */
+  return new_window_sized (1720, 940);
 }
 
 typedef struct
@@ -161,9 +167,8 @@ open_done (gpointer data)
 /* opens url through app.open and waits for the window's answer; returns
  * the window that opened it */
 static NbWindow *
-open_url (const char *url, GError **error)
+open_url_in (NbWindow *win, const char *url, GError **error)
 {
-  NbWindow *win = new_window ();
   OpenResult r = { 0 };
   gulong id = g_signal_connect (win, "open-finished", G_CALLBACK (on_open_finished), &r);
   g_action_group_activate_action (G_ACTION_GROUP (app), "open", g_variant_new_string (url));
@@ -174,6 +179,12 @@ open_url (const char *url, GError **error)
   if (r.error)
     g_propagate_error (error, r.error);
   return win;
+}
+
+static NbWindow *
+open_url (const char *url, GError **error)
+{
+  return open_url_in (new_window (), url, error);
 }
 
 /* the full names of the tree's rows, one per line */
@@ -747,6 +758,33 @@ test_data_actions (void)
   close_windows ();
 }
 
+/* a 1280x800 window, a common laptop size: the tree, the data view and
+ * the details are all shown, side by side and not overlapping */
+static void
+test_layout_1280 (void)
+{
+  g_autofree char *url = g_strdup_printf ("file://%s/made.nczarr#mode=nczarr,file", workdir);
+  g_autoptr(GError) error = NULL;
+  NbWindow *win = open_url_in (new_window_sized (1280, 800), url, &error);
+  GtkWidget *details, *view;
+  graphene_rect_t d, v;
+
+  g_assert_no_error (error);
+  select_node (win, "/temperature");
+  details = GTK_WIDGET (nb_window_get_details (win));
+  view = nb_window_get_data_view (win);
+  g_assert_true (gtk_widget_get_mapped (details));
+  g_assert_true (gtk_widget_get_mapped (view));
+  g_assert_true (gtk_widget_compute_bounds (details, GTK_WIDGET (win), &d));
+  g_assert_true (gtk_widget_compute_bounds (view, GTK_WIDGET (win), &v));
+  g_assert_cmpfloat (v.size.width, >=, 380);
+  g_assert_cmpfloat (d.size.width, >=, 300);
+  g_assert_cmpfloat (v.origin.x + v.size.width, <=, d.origin.x + 1);
+  g_assert_cmpfloat (d.origin.x + d.size.width, <=, gtk_widget_get_width (GTK_WIDGET (win)) + 1);
+  g_free (screenshot (win, "layout-1280"));
+  close_windows ();
+}
+
 #ifdef NB_HAVE_DATAVIEW
 static void
 count_failed (GtkWidget *view, GError *error, int *n)
@@ -1133,6 +1171,7 @@ main (int argc, char **argv)
   g_test_add_func ("/browser/missing-codec", test_missing_codec);
   g_test_add_func ("/browser/cancel-open", test_cancel_open);
   g_test_add_func ("/browser/data-actions", test_data_actions);
+  g_test_add_func ("/browser/layout-1280", test_layout_1280);
   g_test_add_func ("/browser/recent", test_recent);
   g_test_add_func ("/browser/open-url-dialog", test_open_url_dialog);
   g_test_add_func ("/browser/drop", test_drop);
